@@ -1,0 +1,109 @@
+#include "crypto/hash.h"
+
+#include <openssl/evp.h>
+#include <openssl/sha.h>
+
+void sl_sha256(const void *p, size_t n, uint8_t out[32])
+{
+	SHA256(p, n, out);
+}
+
+void sl_ripemd160(const void *p, size_t n, uint8_t out[20])
+{
+	unsigned int len = 20;
+	/* The one-shot RIPEMD160() is deprecated in OpenSSL 3; EVP is the stable door. */
+	if (!EVP_Digest(p, n, out, &len, EVP_ripemd160(), NULL))
+		memset(out, 0, 20);
+}
+
+void sl_hash160(const void *p, size_t n, uint8_t out[20])
+{
+	uint8_t h[32];
+	sl_sha256(p, n, h);
+	sl_ripemd160(h, sizeof h, out);
+}
+
+void sl_checksum4(const void *p, size_t n, uint8_t out[4])
+{
+	uint8_t h[32];
+	sl_sha256(p, n, h);
+	memcpy(out, h + 28, 4);
+}
+
+/* Keccak-f[1600], the permutation under Ethereum's keccak256 (rate 136 bytes). */
+static const uint64_t rc[24] = {
+	0x0000000000000001ULL, 0x0000000000008082ULL, 0x800000000000808aULL, 0x8000000080008000ULL,
+	0x000000000000808bULL, 0x0000000080000001ULL, 0x8000000080008081ULL, 0x8000000000008009ULL,
+	0x000000000000008aULL, 0x0000000000000088ULL, 0x0000000080008009ULL, 0x000000008000000aULL,
+	0x000000008000808bULL, 0x800000000000008bULL, 0x8000000000008089ULL, 0x8000000000008003ULL,
+	0x8000000000008002ULL, 0x8000000000000080ULL, 0x000000000000800aULL, 0x800000008000000aULL,
+	0x8000000080008081ULL, 0x8000000000008080ULL, 0x0000000080000001ULL, 0x8000000080008008ULL,
+};
+static const unsigned rotc[24] = { 1, 3, 6, 10, 15, 21, 28, 36, 45, 55, 2, 14,
+				   27, 41, 56, 8, 25, 43, 62, 18, 39, 61, 20, 44 };
+static const unsigned piln[24] = { 10, 7, 11, 17, 18, 3, 5, 16, 8, 21, 24, 4,
+				   15, 23, 19, 13, 12, 2, 20, 14, 22, 9, 6, 1 };
+
+static inline uint64_t rol64(uint64_t x, unsigned n) { return x << n | x >> (64 - n); }
+
+static void keccakf(uint64_t st[25])
+{
+	for (int round = 0; round < 24; round++) {
+		uint64_t bc[5];
+		for (int i = 0; i < 5; i++)
+			bc[i] = st[i] ^ st[i + 5] ^ st[i + 10] ^ st[i + 15] ^ st[i + 20];
+		for (int i = 0; i < 5; i++) {
+			uint64_t t = bc[(i + 4) % 5] ^ rol64(bc[(i + 1) % 5], 1);
+			for (int j = 0; j < 25; j += 5)
+				st[j + i] ^= t;
+		}
+		uint64_t t = st[1];
+		for (int i = 0; i < 24; i++) {
+			unsigned j = piln[i];
+			uint64_t tmp = st[j];
+			st[j] = rol64(t, rotc[i]);
+			t = tmp;
+		}
+		for (int j = 0; j < 25; j += 5) {
+			for (int i = 0; i < 5; i++)
+				bc[i] = st[j + i];
+			for (int i = 0; i < 5; i++)
+				st[j + i] ^= ~bc[(i + 1) % 5] & bc[(i + 2) % 5];
+		}
+		st[0] ^= rc[round];
+	}
+}
+
+static uint64_t load64le(const uint8_t *p)
+{
+	uint64_t v = 0;
+	for (int i = 7; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+void sl_keccak256(const void *data, size_t n, uint8_t out[32])
+{
+	enum { RATE = 136 };
+	uint64_t st[25] = { 0 };
+	const uint8_t *p = data;
+	while (n >= RATE) {
+		for (int i = 0; i < RATE / 8; i++)
+			st[i] ^= load64le(p + 8 * i);
+		keccakf(st);
+		p += RATE;
+		n -= RATE;
+	}
+	uint8_t last[RATE] = { 0 };
+	/* keccak256(NULL, 0) is legal (the empty string); memcpy from NULL is not. */
+	if (n)
+		memcpy(last, p, n);
+	last[n] = 0x01;
+	last[RATE - 1] |= 0x80;
+	for (int i = 0; i < RATE / 8; i++)
+		st[i] ^= load64le(last + 8 * i);
+	keccakf(st);
+	for (int i = 0; i < 4; i++)
+		for (int j = 0; j < 8; j++)
+			out[8 * i + j] = (uint8_t)(st[i] >> (8 * j));
+}

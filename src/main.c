@@ -1,0 +1,42 @@
+/*
+ * snowline — an open, self-hostable data platform for the Avalanche primary
+ * network. One binary; the first argument names the subcommand.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "util/common.h"
+
+struct command {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *help;
+};
+
+static const struct command commands[] = {
+	{ "node", cmd_node, "serve the container index, /ext/admin, avm, info and health" },
+	{ "decode", cmd_decode, "print a container, tx or warp message as JSON" },
+};
+
+static int usage(FILE *f)
+{
+	fprintf(f, "usage: snowline <command> [options]\n\ncommands:\n");
+	for (size_t i = 0; i < SL_ARRAY_LEN(commands); i++)
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].help);
+	fprintf(f, "\n`snowline <command> --help` describes a command's options.\n");
+	return f == stdout ? 0 : 2;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2)
+		return usage(stderr);
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help"))
+		return usage(stdout);
+	for (size_t i = 0; i < SL_ARRAY_LEN(commands); i++)
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].fn(argc - 1, argv + 1);
+	fprintf(stderr, "snowline: unknown command '%s'\n", argv[1]);
+	return usage(stderr);
+}

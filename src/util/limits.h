@@ -1,0 +1,40 @@
+/*
+ * limits.h — every hard cap in snowline, in one place.
+ *
+ * A length or count that arrives from outside is checked against one of
+ * these before it costs memory or time. Configurable limits take their
+ * defaults from here; nothing may raise them past the HARD values.
+ */
+#ifndef SL_LIMITS_H
+#define SL_LIMITS_H
+
+/* HTTP server */
+#define SL_HTTP_MAX_BODY_DEFAULT (1u << 20)  /* request body, bytes (--http-max-body) */
+#define SL_HTTP_MAX_BODY_HARD (64u << 20)
+#define SL_HTTP_MAX_HEADER_BYTES (32u << 10) /* request line + headers per connection */
+#define SL_HTTP_MAX_CONNECTIONS 4096
+#define SL_HTTP_TIMEOUT_SECONDS 30           /* idle connection / slow request */
+#define SL_HTTP_MAX_RESPONSE (256u << 20)    /* a response body that grows past this fails */
+#define SL_HTTP_MAX_PATH 2048
+
+/* JSON */
+#define SL_JSON_MAX_DEPTH 10000              /* Go's encoding/json nesting limit */
+
+/* Node */
+#define SL_INDEX_MAX_RANGE 1024              /* numToFetch upper bound (spec 001 §4.2) */
+#define SL_ALIAS_MAX_LEN 512                 /* admin.alias (spec 001 §8) */
+#define SL_MAX_ALIASES 4096                  /* endpoint + chain aliases in total */
+#define SL_MAX_CONTAINER (2u << 20)          /* one container's bytes: p2p max message size */
+#define SL_IMPORT_MAX_RECORD (SL_MAX_CONTAINER + 256)
+#define SL_MAX_PLUGINS 256
+#define SL_MAX_LOGGERS 64
+
+/* Codec (wire-formats.md §2) */
+#define SL_CODEC_MAX_SIZE (2u << 20)         /* max message size the codec accepts */
+#define SL_CODEC_MAX_STRING 0xffffu          /* uint16-prefixed strings */
+#define SL_CODEC_MAX_SLICE (1u << 20)        /* element count of any array */
+
+/* Follow */
+#define SL_FOLLOW_MAX_RESPONSE (SL_INDEX_MAX_RANGE * (2 * SL_MAX_CONTAINER + 512))
+
+#endif

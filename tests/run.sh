@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Runs every test suite and prints one closing line: "tests: N passed, M failed".
+#   unit  — each build/asan/tests/test_* (cmocka), one suite per binary
+#   fuzz  — each build/asan/replay/fuzz_* replayed over fuzz/corpus/fuzz_*/
+#   e2e   — node's test runner over tests/e2e/*.test.mjs against build/asan/snowline
+# SUITES="unit fuzz e2e" selects; E2E_FILTER=name narrows the e2e files.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+SUITES=${SUITES:-unit fuzz e2e}
+pass=0 fail=0 failed=()
+note() { printf '%s\n' "$*"; }
+record() { # name rc
+	if [ "$2" = 0 ]; then pass=$((pass + 1)); note "ok   $1"; else fail=$((fail + 1)); failed+=("$1"); note "FAIL $1"; fi
+}
+
+if [[ " $SUITES " == *" unit "* ]]; then
+	note "== unit tests (cmocka, ASan+UBSan)"
+	for t in build/asan/tests/test_*; do
+		[ -x "$t" ] || continue
+		log=build/asan/tests/$(basename "$t").log
+		"$t" >"$log" 2>&1; rc=$?
+		[ $rc = 0 ] || cat "$log"
+		grep -E '^\[  (PASSED|FAILED)  \]' "$log" | sed "s|^|  $(basename "$t"): |"
+		record "unit/$(basename "$t")" $rc
+	done
+fi
+
+if [[ " $SUITES " == *" fuzz "* ]]; then
+	note "== fuzz corpus replay (ASan+UBSan)"
+	for r in build/asan/replay/fuzz_*; do
+		[ -x "$r" ] || continue
+		name=$(basename "$r")
+		dir=fuzz/corpus/$name
+		out=$("$r" "$dir" 2>&1); rc=$?
+		note "  $name: $(printf '%s' "$out" | tail -1)"
+		[ $rc = 0 ] || printf '%s\n' "$out" | tail -40
+		record "fuzz/$name" $rc
+	done
+fi
+
+if [[ " $SUITES " == *" e2e "* ]]; then
+	note "== end-to-end tests (node --test, real npm clients, ASan binary)"
+	if [ ! -d tests/e2e/node_modules ] || [ tests/e2e/package-lock.json -nt tests/e2e/node_modules/.package-lock.json ]; then
+		(cd tests/e2e && npm ci --no-audit --no-fund --loglevel=error) || { record "e2e/npm-ci" 1; }
+	fi
+	export SNOWLINE_BIN=${SNOWLINE_BIN:-$PWD/build/asan/snowline}
+	export SNOWLINE_BIN_RELEASE=${SNOWLINE_BIN_RELEASE:-$PWD/build/snowline}
+	export ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0"
+	for f in tests/e2e/*.test.mjs; do
+		[ -f "$f" ] || continue
+		[ -n "${E2E_FILTER:-}" ] && [[ "$f" != *"$E2E_FILTER"* ]] && continue
+		log=build/e2e-$(basename "$f" .test.mjs).log
+		mkdir -p build
+		node --test --test-reporter=spec "$f" >"$log" 2>&1; rc=$?
+		grep -E '^ *(✔|✖|ℹ (tests|pass|fail))' "$log" | sed 's/^/  /' | grep -v '^ *✔' | head -60
+		[ $rc = 0 ] || grep -B2 -A25 -E '✖' "$log" | head -150
+		record "e2e/$(basename "$f")" $rc
+	done
+fi
+
+note ""
+[ ${#failed[@]} = 0 ] || note "failed: ${failed[*]}"
+note "tests: $pass passed, $fail failed"
+[ $fail = 0 ]
