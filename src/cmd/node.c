@@ -1,0 +1,161 @@
+/*
+ * node.c — `snowline node`: options, signals, and the node's lifetime.
+ *
+ * Flag names follow avalanchego wherever the concept is the same, so that
+ * operators can reuse what they know.
+ */
+#include <locale.h>
+#include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "cmd/cmd.h"
+#include "node/node.h"
+#include "util/config.h"
+#include "util/limits.h"
+
+typedef struct node_opts {
+	const char *http_host, *data_dir, *profile_dir, *plugin_dir, *log_dir, *log_level, *log_display_level;
+	const char *import, *follow, *compat, *allowed_hosts, *allowed_origins, *config_file;
+	const char *x_chain_id, *c_chain_id;
+	uint64_t http_port, network_id, http_max_body, http_threads, follow_poll_ms;
+	bool index_enabled, index_allow_incomplete, admin_enabled, help;
+} node_opts;
+
+#define O(f) offsetof(node_opts, f)
+static const sl_opt opts[] = {
+	{ "config-file", SL_OPT_STR, O(config_file), NULL, 0, "JSON file of options" },
+	{ "http-host", SL_OPT_STR, O(http_host), "127.0.0.1", 0, "address to listen on" },
+	{ "http-port", SL_OPT_U64, O(http_port), "9650", 65535, "port to listen on (0: any free port)" },
+	{ "http-allowed-hosts", SL_OPT_STR, O(allowed_hosts), "localhost", 0, "Host header values served, comma-separated ('*': all)" },
+	{ "http-allowed-origins", SL_OPT_STR, O(allowed_origins), "*", 0, "CORS origins, comma-separated" },
+	{ "http-max-body", SL_OPT_U64, O(http_max_body), "1048576", SL_HTTP_MAX_BODY_HARD, "largest request body, bytes" },
+	{ "http-threads", SL_OPT_U64, O(http_threads), "0", 256, "HTTP worker threads (0: one per CPU)" },
+	{ "data-dir", SL_OPT_STR, O(data_dir), NULL, 0, "where the node keeps its data (default ~/.snowline)" },
+	{ "network-id", SL_OPT_U64, O(network_id), "1", UINT32_MAX, "1 mainnet, 5 fuji, 12345 local, ..." },
+	{ "x-chain-id", SL_OPT_STR, O(x_chain_id), NULL, 0, "X-chain id (cb58) for networks other than 1, 5, 12345" },
+	{ "c-chain-id", SL_OPT_STR, O(c_chain_id), NULL, 0, "C-chain id (cb58) for networks other than 1, 5, 12345" },
+	{ "index-enabled", SL_OPT_BOOL, O(index_enabled), "false", 0, "index accepted containers and serve /ext/index" },
+	{ "index-allow-incomplete", SL_OPT_BOOL, O(index_allow_incomplete), "false", 0, "start even if an index would have a gap" },
+	{ "api-admin-enabled", SL_OPT_BOOL, O(admin_enabled), "false", 0, "serve /ext/admin" },
+	{ "profile-dir", SL_OPT_STR, O(profile_dir), NULL, 0, "where admin profiles go (default <data-dir>/profiles)" },
+	{ "plugin-dir", SL_OPT_STR, O(plugin_dir), NULL, 0, "VM plugins for admin.loadVMs (default <data-dir>/plugins)" },
+	{ "log-dir", SL_OPT_STR, O(log_dir), NULL, 0, "log files (default <data-dir>/logs)" },
+	{ "log-level", SL_OPT_STR, O(log_level), "info", 0, "file log level: verbo debug trace info warn error fatal off" },
+	{ "log-display-level", SL_OPT_STR, O(log_display_level), NULL, 0, "standard error log level (default: log-level)" },
+	{ "import", SL_OPT_STR, O(import), NULL, 0, "container log to import at start (docs/node.md)" },
+	{ "follow", SL_OPT_STR, O(follow), NULL, 0, "URL of an upstream node whose indexes to mirror" },
+	{ "follow-poll-ms", SL_OPT_U64, O(follow_poll_ms), "500", 3600000, "how often to ask the upstream for more" },
+	{ "compat", SL_OPT_STR, O(compat), "spec", 0, "'spec', or 'upstream' for avalanchego's behaviour where they differ" },
+	{ "help", SL_OPT_BOOL, O(help), NULL, 0, "show this help" },
+};
+
+static volatile sig_atomic_t stop;
+static void on_signal(int sig) { (void)sig; stop = 1; }
+
+static bool parse_level(const char *s, sl_level *out)
+{
+	return s && sl_level_parse(s, strlen(s), out);
+}
+
+int cmd_node(int argc, char **argv)
+{
+	node_opts o = { 0 };
+	sl_config cfg;
+	char err[512];
+	setlocale(LC_CTYPE, "C.UTF-8"); /* Unicode case rules for JSON-RPC method names */
+	if (sl_config_load(&cfg, opts, SL_ARRAY_LEN(opts), &o, argc, argv, NULL, err)) {
+		fprintf(stderr, "snowline node: %s\n", err);
+		sl_config_release(&cfg);
+		return 2;
+	}
+	if (o.help) {
+		sl_config_usage(stdout, "usage: snowline node [options]", opts, SL_ARRAY_LEN(opts));
+		sl_config_release(&cfg);
+		return 0;
+	}
+	char data_dir[1024], profile_dir[1100], plugin_dir[1100], log_dir[1100];
+	if (o.data_dir)
+		snprintf(data_dir, sizeof data_dir, "%s", o.data_dir);
+	else
+		snprintf(data_dir, sizeof data_dir, "%s/.snowline", getenv("HOME") ? getenv("HOME") : ".");
+	snprintf(profile_dir, sizeof profile_dir, "%s", o.profile_dir ? o.profile_dir : "");
+	if (!o.profile_dir)
+		snprintf(profile_dir, sizeof profile_dir, "%s/profiles", data_dir);
+	if (!o.plugin_dir)
+		snprintf(plugin_dir, sizeof plugin_dir, "%s/plugins", data_dir);
+	else
+		snprintf(plugin_dir, sizeof plugin_dir, "%s", o.plugin_dir);
+	if (!o.log_dir)
+		snprintf(log_dir, sizeof log_dir, "%s/logs", data_dir);
+	else
+		snprintf(log_dir, sizeof log_dir, "%s", o.log_dir);
+
+	sl_node_config nc = {
+		.http_host = o.http_host,
+		.http_port = (uint16_t)o.http_port,
+		.data_dir = data_dir,
+		.network_id = (uint32_t)o.network_id,
+		.index_enabled = o.index_enabled,
+		.index_allow_incomplete = o.index_allow_incomplete,
+		.admin_enabled = o.admin_enabled,
+		.profile_dir = profile_dir,
+		.plugin_dir = plugin_dir,
+		.log_dir = log_dir,
+		.import_path = o.import,
+		.follow_url = o.follow,
+		.follow_poll_ms = (unsigned)o.follow_poll_ms,
+		.http_max_body = o.http_max_body,
+		.http_threads = (unsigned)o.http_threads,
+		.allowed_hosts = o.allowed_hosts,
+		.allowed_origins = o.allowed_origins,
+		.chain_id = { NULL, o.x_chain_id, o.c_chain_id },
+	};
+	int rc = 2;
+	if (!parse_level(o.log_level, &nc.log_level)) {
+		fprintf(stderr, "snowline node: --log-level: unknown log level '%s'\n", o.log_level);
+		goto out;
+	}
+	nc.log_display_level = nc.log_level;
+	if (o.log_display_level && !parse_level(o.log_display_level, &nc.log_display_level)) {
+		fprintf(stderr, "snowline node: --log-display-level: unknown log level '%s'\n", o.log_display_level);
+		goto out;
+	}
+	if (!strcmp(o.compat, "spec"))
+		nc.compat = SL_COMPAT_SPEC;
+	else if (!strcmp(o.compat, "upstream"))
+		nc.compat = SL_COMPAT_UPSTREAM;
+	else {
+		fprintf(stderr, "snowline node: --compat must be 'spec' or 'upstream', not '%s'\n", o.compat);
+		goto out;
+	}
+	if (nc.follow_url) {
+		size_t len = strlen(nc.follow_url);
+		while (len && nc.follow_url[len - 1] == '/')
+			len--; /* "http://host:port/" and "http://host:port" alike */
+		static char follow[1024];
+		snprintf(follow, sizeof follow, "%.*s", (int)len, nc.follow_url);
+		nc.follow_url = follow;
+	}
+
+	struct sigaction sa = { .sa_handler = on_signal };
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	int exit_code = 1;
+	sl_node *n = sl_node_new(&nc, err, &exit_code);
+	if (!n) {
+		fprintf(stderr, "snowline node: %s\n", err);
+		rc = exit_code;
+		goto out;
+	}
+	rc = sl_node_run(n, &stop);
+	sl_node_free(n);
+out:
+	sl_config_release(&cfg);
+	return rc;
+}

@@ -1,0 +1,136 @@
+/*
+ * internal.h — what the files of node/ share; not for use outside node/.
+ */
+#ifndef SL_NODE_INTERNAL_H
+#define SL_NODE_INTERNAL_H
+
+#include "node/node.h"
+
+struct route;
+typedef void (*sl_route_fn)(sl_node *n, const struct route *r, const sl_http_req *req, sl_http_resp *resp);
+
+/* What a path serves: a JSON-RPC endpoint or a plain handler. Routes are
+ * static or owned by the node and live as long as it does. */
+typedef struct route {
+	sl_route_fn fn;
+	const sl_rpc_service *services;
+	size_t nservices;
+} route;
+
+/* ---- routes.c: exact-path table with avalanchego's alias rules ---- */
+typedef struct sl_routes sl_routes;
+sl_routes *sl_routes_new(void);
+void sl_routes_free(sl_routes *rt);
+/* Serve `r` at base+endpoint and at every alias of base. */
+sl_err sl_routes_add(sl_routes *rt, const char *base, const char *endpoint, const route *r);
+/* admin.alias: errors carry avalanchego's text in msg[512]. */
+sl_err sl_routes_alias(sl_routes *rt, const char *base, const char *alias, char msg[1200]);
+/* Reserve an alias path that is not served (the genesis aliases of P and C). */
+const route *sl_routes_lookup(sl_routes *rt, const char *path);
+
+/* ---- chains.c: chain ids and their aliases ---- */
+enum { SL_CHAIN_P, SL_CHAIN_X, SL_CHAIN_C, SL_CHAIN__COUNT };
+#define SL_MAX_CHAIN_ALIASES 256
+typedef struct sl_chain {
+	uint8_t id[32];
+	char id_str[64];
+	char *aliases[SL_MAX_CHAIN_ALIASES]; /* in avalanchego's order; owned */
+	size_t naliases;
+} sl_chain;
+
+/* ---- profiling and plugins (admin.c, plugins.c) ---- */
+#define SL_MAX_VM_ALIASES 16
+typedef struct sl_vm {
+	uint8_t id[32];
+	char id_str[64];
+	char *aliases[SL_MAX_VM_ALIASES];
+	size_t naliases;
+	void *dl;       /* dlopen handle */
+	const struct sl_vm_plugin *plugin;
+} sl_vm;
+
+struct sl_node {
+	sl_node_config cfg;
+	sl_cstore *store;
+	sl_http_server *http;
+	sl_routes *routes;
+	sl_rwlock routes_lock; /* guards routes (handlers read, admin writes) */
+	sl_chain chains[SL_CHAIN__COUNT];
+	sl_mutex chains_lock;  /* guards chains[].aliases */
+	sl_index_state index_state[SL_IDX__COUNT];
+	uint8_t node_id[20];
+	char node_id_str[64];
+	char data_dir[1024], profile_dir[1024], plugin_dir[1024];
+	int64_t start_ns;
+
+	/* services, bound to this node */
+	sl_rpc_service index_svc[SL_IDX__COUNT];
+	route index_route[SL_IDX__COUNT];
+	sl_ikind index_kind[SL_IDX__COUNT]; /* ctx of each index service */
+
+	sl_mutex prof_lock;    /* guards cpu_profiling */
+	bool cpu_profiling;
+	bool heap_profiling;
+
+	sl_mutex vms_lock;     /* guards vms */
+	sl_vm vms[256];
+	size_t nvms;
+
+	/* sources */
+	pthread_t source_thread;
+	bool source_running;
+	volatile sig_atomic_t *stop;
+	_Atomic bool source_caught_up;
+	_Atomic uint64_t source_errors;
+	char source_error[256]; /* last error text, written by the source thread only */
+
+	sl_logger *log, *log_http, *log_index, *log_source;
+};
+
+int64_t sl_now_ns(void);
+
+/* Handlers and service tables from each file. */
+void sl_node_http_handle(void *ctx, const sl_http_req *req, sl_http_resp *resp);
+void sl_route_rpc(sl_node *n, const route *r, const sl_http_req *req, sl_http_resp *resp);
+void sl_route_health_get(sl_node *n, const route *r, const sl_http_req *req, sl_http_resp *resp);
+void sl_route_health(sl_node *n, const route *r, const sl_http_req *req, sl_http_resp *resp);
+extern const sl_rpc_method sl_index_methods[];
+extern const size_t sl_index_nmethods;
+extern const sl_rpc_method sl_admin_methods[];
+extern const size_t sl_admin_nmethods;
+extern const sl_rpc_method sl_info_methods[];
+extern const size_t sl_info_nmethods;
+extern const sl_rpc_method sl_health_methods[];
+extern const size_t sl_health_nmethods;
+extern const sl_rpc_method sl_avm_methods[];
+extern const size_t sl_avm_nmethods;
+
+/* Per-index service context: the node and which index. */
+typedef struct sl_index_ctx {
+	sl_node *node;
+	sl_ikind kind;
+} sl_index_ctx;
+
+/* chains.c */
+sl_err sl_chains_init(sl_node *n, char err[256]);
+void sl_chains_release(sl_node *n);
+/* Resolve an alias or id string to a chain slot (-1 if none). Caller holds chains_lock. */
+int sl_chains_lookup_locked(sl_node *n, const char *alias);
+
+/* The hex-with-checksum of the index API, "0x…": */
+void sl_write_hex_checksum(sl_buf *b, const uint8_t *p, size_t n);
+/* RFC 3339 with nanoseconds, trailing zeros trimmed, in local time (Go's time.Time JSON). */
+size_t sl_format_time(char out[64], int64_t ns);
+
+/* Go's path.Clean of an absolute path (keeping a trailing slash, as gorilla/mux
+ * does) into out; 0 if it does not fit. */
+size_t sl_path_clean(const char *p, char *out, size_t cap);
+
+/* sources */
+sl_err sl_import_file(sl_node *n, const char *path, char err[256]);
+void *sl_follow_main(void *arg);
+
+/* plugins.c */
+void sl_vms_release(sl_node *n);
+
+#endif

@@ -1,0 +1,336 @@
+/*
+ * node.c — putting the node together: store, completeness rules, routes,
+ * HTTP server and the source thread; and taking it apart again.
+ */
+#include "node/internal.h"
+
+#include <errno.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <gperftools/profiler.h>
+
+#ifdef SL_HAVE_TCMALLOC
+#include <gperftools/heap-profiler.h>
+#endif
+
+#include "crypto/cb58.h"
+#include "util/limits.h"
+
+static const sl_rpc_service *one_service(sl_node *n, const char *name, const sl_rpc_method *m, size_t nm,
+					 void *ctx, sl_rpc_service *slot)
+{
+	*slot = (sl_rpc_service){ name, m, nm, ctx };
+	return slot;
+}
+
+/* Chain routes answer 503 while the node is still catching up (avalanchego's rejectMiddleware). */
+static void route_chain(sl_node *n, const route *r, const sl_http_req *req, sl_http_resp *resp)
+{
+	if (!atomic_load(&n->source_caught_up)) {
+		sl_http_resp_text(resp, 503, "API call rejected because chain is not done bootstrapping\n");
+		return;
+	}
+	sl_route_rpc(n, r, req, resp);
+}
+
+/* Services and routes that live as long as the node: allocated with it. */
+typedef struct node_routes {
+	sl_rpc_service admin_svc, info_svc, health_svc, avm_svc;
+	route admin, info, health, health_get, avm;
+} node_routes;
+
+static sl_err setup_routes(sl_node *n, node_routes *nr, char err[512])
+{
+	char msg[1200];
+	sl_err e = SL_OK;
+	for (int k = 0; k < SL_IDX__COUNT; k++) {
+		if (n->index_state[k] == SL_INDEX_OFF)
+			continue;
+		n->index_kind[k] = (sl_ikind)k;
+		static sl_index_ctx ctxs[SL_IDX__COUNT]; /* one node per process */
+		ctxs[k] = (sl_index_ctx){ n, (sl_ikind)k };
+		n->index_route[k] = (route){ sl_route_rpc,
+					     one_service(n, "index", sl_index_methods, sl_index_nmethods, &ctxs[k],
+							 &n->index_svc[k]),
+					     1 };
+		char path[64];
+		snprintf(path, sizeof path, "/ext/index/%s", sl_ikind_name((sl_ikind)k));
+		e = e ? e : sl_routes_add(n->routes, path, "", &n->index_route[k]);
+	}
+	if (n->cfg.admin_enabled) {
+		nr->admin = (route){ sl_route_rpc,
+				     one_service(n, "admin", sl_admin_methods, sl_admin_nmethods, n, &nr->admin_svc), 1 };
+		e = e ? e : sl_routes_add(n->routes, "/ext/admin", "", &nr->admin);
+	}
+	nr->info = (route){ sl_route_rpc, one_service(n, "info", sl_info_methods, sl_info_nmethods, n, &nr->info_svc), 1 };
+	nr->health = (route){ sl_route_health,
+			      one_service(n, "health", sl_health_methods, sl_health_nmethods, n, &nr->health_svc), 1 };
+	nr->health_get = (route){ sl_route_health_get, NULL, 0 };
+	nr->avm = (route){ route_chain, one_service(n, "avm", sl_avm_methods, sl_avm_nmethods, n, &nr->avm_svc), 1 };
+	e = e ? e : sl_routes_add(n->routes, "/ext/info", "", &nr->info);
+	e = e ? e : sl_routes_add(n->routes, "/ext/health", "", &nr->health);
+	e = e ? e : sl_routes_add(n->routes, "/ext/health", "/health", &nr->health_get);
+	e = e ? e : sl_routes_add(n->routes, "/ext/health", "/readiness", &nr->health_get);
+	e = e ? e : sl_routes_add(n->routes, "/ext/health", "/liveness", &nr->health_get);
+	/* Chains: /ext/bc/<id>, with the genesis API aliases of each (genesis/aliases.go). */
+	static const char *const api_aliases[SL_CHAIN__COUNT][4] = {
+		[SL_CHAIN_P] = { "/ext/P", "/ext/platform", "/ext/bc/P", "/ext/bc/platform" },
+		[SL_CHAIN_X] = { "/ext/X", "/ext/avm", "/ext/bc/X", "/ext/bc/avm" },
+		[SL_CHAIN_C] = { "/ext/C", "/ext/evm", "/ext/bc/C", "/ext/bc/evm" },
+	};
+	for (int c = 0; c < SL_CHAIN__COUNT && !e; c++) {
+		char base[128];
+		snprintf(base, sizeof base, "/ext/bc/%s", n->chains[c].id_str);
+		for (int i = 0; i < 4 && !e; i++)
+			e = sl_routes_alias(n->routes, base, api_aliases[c][i], msg);
+		if (!e && c == SL_CHAIN_X)
+			e = sl_routes_add(n->routes, base, "", &nr->avm);
+	}
+	if (e)
+		snprintf(err, 512, "cannot set up routes: %s", sl_err_name(e));
+	return e;
+}
+
+static bool meta_has(sl_cstore *s, const char *key)
+{
+	uint8_t v[8];
+	size_t len;
+	return sl_cstore_meta_get(s, key, v, sizeof v, &len) == SL_OK;
+}
+
+/*
+ * Spec 001 §3 and avalanchego's RegisterChain: decide, per chain, whether its
+ * indexes are served, and refuse to start where that would hide a gap.
+ */
+static sl_err apply_completeness(sl_node *n, char err[512], int *exit_code)
+{
+	static const char *const chains[] = { "P", "C", "X" };
+	bool has_run = meta_has(n->store, "has-run");
+	for (size_t i = 0; i < SL_ARRAY_LEN(chains); i++) {
+		char inc[32], prev[32];
+		snprintf(inc, sizeof inc, "incomplete/%s", chains[i]);
+		snprintf(prev, sizeof prev, "indexed/%s", chains[i]);
+		bool incomplete = meta_has(n->store, inc), previously = meta_has(n->store, prev);
+		sl_index_state st;
+		if (!n->cfg.index_enabled) {
+			if (previously && !n->cfg.index_allow_incomplete) {
+				SL_LOG(n->log, SL_FATAL, "running would cause index to become incomplete but incomplete "
+							 "indices are disabled (chain %s)", chains[i]);
+				snprintf(err, 512, "running would cause index to become incomplete but incomplete indices "
+						   "are disabled (chain %s was indexed before; give --index-allow-incomplete)",
+					 chains[i]);
+				*exit_code = 1;
+				return SL_ERR_CONFLICT;
+			}
+			if (sl_cstore_meta_put(n->store, inc, "", 0))
+				goto store_fail;
+			st = SL_INDEX_OFF;
+		} else {
+			if (incomplete && (previously || has_run) && !n->cfg.index_allow_incomplete) {
+				SL_LOG(n->log, SL_FATAL, "index is incomplete but incomplete indices are disabled. "
+							 "Shutting down (chain %s)", chains[i]);
+				snprintf(err, 512, "index is incomplete but incomplete indices are disabled (chain %s ran "
+						   "without indexing; give --index-allow-incomplete)", chains[i]);
+				*exit_code = 1;
+				return SL_ERR_CONFLICT;
+			}
+			if (sl_cstore_meta_put(n->store, prev, "", 0))
+				goto store_fail;
+			st = incomplete ? SL_INDEX_INCOMPLETE : SL_INDEX_ON;
+			if (incomplete)
+				SL_LOG(n->log, SL_WARN, "the %s-chain indexes are incomplete: containers accepted while "
+							"indexing was off are missing", chains[i]);
+		}
+		for (int k = 0; k < SL_IDX__COUNT; k++)
+			if (!strcmp(sl_ikind_chain((sl_ikind)k), chains[i]))
+				n->index_state[k] = st;
+	}
+	if (sl_cstore_meta_put(n->store, "has-run", "", 0))
+		goto store_fail;
+	return SL_OK;
+store_fail:
+	snprintf(err, 512, "cannot write to the container store");
+	*exit_code = 1;
+	return SL_ERR_STORE;
+}
+
+static sl_err load_node_id(sl_node *n, char err[512])
+{
+	size_t len = 0;
+	sl_err e = sl_cstore_meta_get(n->store, "node-id", n->node_id, sizeof n->node_id, &len);
+	if (e == SL_ERR_NOT_FOUND || (!e && len != 20)) {
+		if (getrandom(n->node_id, sizeof n->node_id, 0) != (ssize_t)sizeof n->node_id ||
+		    sl_cstore_meta_put(n->store, "node-id", n->node_id, sizeof n->node_id)) {
+			snprintf(err, 512, "cannot create a node id");
+			return SL_ERR_IO;
+		}
+	} else if (e) {
+		snprintf(err, 512, "cannot read the node id");
+		return e;
+	}
+	sl_buf b;
+	sl_buf_init(&b, 63);
+	sl_buf_adds(&b, "NodeID-");
+	sl_cb58_write(&b, n->node_id, 20);
+	snprintf(n->node_id_str, sizeof n->node_id_str, "%s", sl_buf_str(&b));
+	sl_buf_release(&b);
+	return SL_OK;
+}
+
+sl_node *sl_node_new(const sl_node_config *cfg, char err[512], int *exit_code)
+{
+	*exit_code = 1;
+	sl_node *n = calloc(1, sizeof *n + sizeof(node_routes));
+	if (!n) {
+		snprintf(err, 512, "out of memory");
+		return NULL;
+	}
+	node_routes *nr = (node_routes *)(n + 1);
+	n->cfg = *cfg;
+	n->start_ns = sl_now_ns();
+	snprintf(n->data_dir, sizeof n->data_dir, "%s", cfg->data_dir);
+	snprintf(n->profile_dir, sizeof n->profile_dir, "%s", cfg->profile_dir);
+	snprintf(n->plugin_dir, sizeof n->plugin_dir, "%s", cfg->plugin_dir);
+	sl_rwlock_init(&n->routes_lock, "node.routes");
+	sl_mutex_init(&n->chains_lock, "node.chains");
+	sl_mutex_init(&n->prof_lock, "node.profiler");
+	sl_mutex_init(&n->vms_lock, "node.vms");
+
+	if (mkdir(n->data_dir, 0750) && errno != EEXIST) {
+		snprintf(err, 512, "cannot create data dir %s: %s", n->data_dir, strerror(errno));
+		goto fail;
+	}
+	sl_log_setup(cfg->log_dir, cfg->log_level, cfg->log_display_level);
+	n->log = sl_log_get("main");
+	n->log_http = sl_log_get("http");
+	n->log_index = sl_log_get("index");
+	n->log_source = sl_log_get("source");
+	sl_log_get("P");
+	sl_log_get("X");
+	sl_log_get("C");
+
+	char path[1200], e256[256];
+	snprintf(path, sizeof path, "%s/containers", n->data_dir);
+	if (!(n->store = sl_cstore_open(path, e256))) {
+		snprintf(err, 512, "%s", e256);
+		goto fail;
+	}
+	if (load_node_id(n, err))
+		goto fail;
+	if (sl_chains_init(n, e256)) {
+		snprintf(err, 512, "%s", e256);
+		goto fail;
+	}
+	if (apply_completeness(n, err, exit_code))
+		goto fail;
+	if (!(n->routes = sl_routes_new())) {
+		snprintf(err, 512, "out of memory");
+		goto fail;
+	}
+	if (setup_routes(n, nr, err))
+		goto fail;
+#ifdef SL_HAVE_TCMALLOC
+	if (cfg->admin_enabled && !IsHeapProfilerRunning()) {
+		/* Sampled heap profile for admin.memoryProfile; no periodic dumps. */
+		setenv("HEAP_PROFILE_ALLOCATION_INTERVAL", "0", 0);
+		setenv("HEAP_PROFILE_INUSE_INTERVAL", "0", 0);
+		char prefix[1200];
+		snprintf(prefix, sizeof prefix, "%s/.heap", n->profile_dir);
+		HeapProfilerStart(prefix);
+		n->heap_profiling = true;
+	}
+#endif
+	*exit_code = 0;
+	return n;
+fail:
+	sl_node_free(n);
+	return NULL;
+}
+
+static void *source_main(void *arg)
+{
+	sl_node *n = arg;
+	if (n->cfg.import_path) {
+		char e[256];
+		if (sl_import_file(n, n->cfg.import_path, e)) {
+			SL_LOG(n->log_source, SL_ERROR, "import %s: %s", n->cfg.import_path, e);
+			snprintf(n->source_error, sizeof n->source_error, "import: %s", e);
+			atomic_fetch_add(&n->source_errors, 1);
+		}
+	}
+	if (n->cfg.follow_url)
+		return sl_follow_main(n);
+	atomic_store(&n->source_caught_up, true);
+	return NULL;
+}
+
+int sl_node_run(sl_node *n, volatile sig_atomic_t *stop)
+{
+	char err[256];
+	int rc = 0;
+	n->stop = stop;
+	sl_http_config hc = {
+		.host = n->cfg.http_host,
+		.port = n->cfg.http_port,
+		.threads = n->cfg.http_threads,
+		.max_body = n->cfg.http_max_body,
+		.handler = sl_node_http_handle,
+		.ctx = n,
+	};
+	if (!n->cfg.import_path && !n->cfg.follow_url)
+		atomic_store(&n->source_caught_up, true);
+	else if (pthread_create(&n->source_thread, NULL, source_main, n) == 0)
+		n->source_running = true;
+	else {
+		SL_LOG(n->log, SL_ERROR, "cannot start the source thread");
+		return 1;
+	}
+	if (!(n->http = sl_http_server_new(&hc, err))) {
+		SL_LOG(n->log, SL_FATAL, "%s", err);
+		rc = 1;
+		*stop = 1;
+	} else {
+		/* Tests and scripts wait for this line. */
+		fprintf(stderr, "snowline node: listening on http://%s:%u (node id %s)\n",
+			n->cfg.http_host, sl_http_server_port(n->http), n->node_id_str);
+		fflush(stderr);
+	}
+	while (!*stop) {
+		struct timespec ts = { 0, 50 * 1000000 };
+		nanosleep(&ts, NULL);
+	}
+	SL_LOG(n->log, SL_INFO, "shutting down");
+	sl_http_server_free(n->http); /* in-flight requests finish first */
+	n->http = NULL;
+	if (n->source_running) {
+		pthread_join(n->source_thread, NULL);
+		n->source_running = false;
+	}
+	return rc;
+}
+
+void sl_node_free(sl_node *n)
+{
+	if (!n)
+		return;
+	if (n->cpu_profiling) {
+		ProfilerStop();
+		n->cpu_profiling = false;
+	}
+#ifdef SL_HAVE_TCMALLOC
+	if (n->heap_profiling)
+		HeapProfilerStop();
+#endif
+	sl_routes_free(n->routes);
+	sl_chains_release(n);
+	sl_vms_release(n);
+	sl_cstore_close(n->store);
+	sl_rwlock_destroy(&n->routes_lock);
+	sl_mutex_destroy(&n->chains_lock);
+	sl_mutex_destroy(&n->prof_lock);
+	sl_mutex_destroy(&n->vms_lock);
+	free(n);
+}
