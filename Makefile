@@ -12,7 +12,7 @@ PKGS      = libmicrohttpd jansson sqlite3 lmdb libsecp256k1 libcrypto libcurl
 DEPLIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpq -lpthread -ldl -lm
 BLSTLIB   = build/blst/libblst.a
 
-REL_CFLAGS  = $(CSTD) $(WARN) $(INC) -O2 -g -fno-omit-frame-pointer
+REL_CFLAGS  = $(CSTD) $(WARN) $(INC) -O2 -g -fno-omit-frame-pointer -DSL_HAVE_TCMALLOC
 ASAN_CFLAGS = $(CSTD) $(WARN) $(INC) -O1 -g -fno-omit-frame-pointer \
               -fsanitize=address,undefined -fno-sanitize-recover=undefined
 REL_LIBS    = $(DEPLIBS) -lprofiler -ltcmalloc
@@ -28,8 +28,10 @@ TESTS     = $(TEST_SRC:tests/unit/%.c=build/asan/tests/%)
 FUZZERS   = $(FUZZ_SRC:fuzz/%.c=build/fuzz/%)
 REPLAYERS = $(FUZZ_SRC:fuzz/%.c=build/asan/replay/%)
 
+PLUGINS   = build/plugins/tGas3T58KzdjcJ2iKSyiYsWiqYctRXaPTqBCA11BqEkNg8kPc.so
+
 .PHONY: all asan test unit e2e fuzz-replay fuzz bench deps clean format
-all: build/snowline
+all: build/snowline $(PLUGINS)
 
 deps: build/.deps
 build/.deps: scripts/deps.sh
@@ -58,9 +60,15 @@ build/asan/snowline: build/asan/src/main.o build/asan/libsnowline.a $(BLSTLIB)
 	$(CC) -o $@ $^ $(ASAN_LIBS)
 asan: build/asan/snowline
 
+# The example VM plugin (plugins/timestampvm.c), named by its VM id.
+build/plugins/tGas3T58KzdjcJ2iKSyiYsWiqYctRXaPTqBCA11BqEkNg8kPc.so: plugins/timestampvm.c src/node/vm_plugin.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CSTD) $(WARN) -Isrc -O2 -fPIC -shared -o $@ $<
+
 build/asan/tests/%: tests/unit/%.c build/asan/libsnowline.a $(BLSTLIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(ASAN_CFLAGS) -Itests/unit -o $@ $^ $(ASAN_LIBS) -lcmocka
+	@echo "  TEST    $@"
+	@$(CC) $(ASAN_CFLAGS) -Itests/unit -o $@ $^ $(ASAN_LIBS) -lcmocka
 
 # Fuzz targets: libFuzzer binaries (clang) for `make fuzz`; the same sources
 # linked with a corpus replayer (sanitized, any compiler) for `make test`.
@@ -84,7 +92,7 @@ build/fuzz/%: fuzz/%.c $(FUZZ_HDR) build/fuzzlib/libsnowline.a $(BLSTLIB)
 	clang $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< build/fuzzlib/libsnowline.a $(BLSTLIB) \
 	  $(DEPLIBS) -lprofiler
 
-test: build/snowline build/asan/snowline $(TESTS) $(REPLAYERS)
+test: build/snowline build/asan/snowline $(PLUGINS) $(TESTS) $(REPLAYERS)
 	@./tests/run.sh
 
 fuzz: $(FUZZERS)

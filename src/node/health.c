@@ -50,9 +50,12 @@ static void msg_bootstrapped(sl_jw *w, sl_node *n)
 
 static void msg_index(sl_jw *w, sl_node *n)
 {
+	/* Map keys in byte order, as Go writes them. */
+	static const sl_ikind sorted[] = { SL_IDX_C_BLOCK, SL_IDX_P_BLOCK, SL_IDX_X_BLOCK, SL_IDX_X_TX, SL_IDX_X_VTX };
 	sl_jw_obj(w);
-	for (int k = 0; k < SL_IDX__COUNT; k++) {
-		sl_jw_key(w, sl_ikind_name((sl_ikind)k));
+	for (size_t i = 0; i < SL_ARRAY_LEN(sorted); i++) {
+		sl_ikind k = sorted[i];
+		sl_jw_key(w, sl_ikind_name(k));
 		sl_jw_str(w, n->index_state[k] == SL_INDEX_ON ? "complete"
 			     : n->index_state[k] == SL_INDEX_INCOMPLETE ? "incomplete" : "disabled");
 	}

@@ -1,0 +1,116 @@
+// Shared helpers for the end-to-end tests: start the real snowline binary on
+// loopback, wait for it to listen, talk to it, always stop it.
+import { spawn } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const BIN = process.env.SNOWLINE_BIN || new URL('../../build/asan/snowline', import.meta.url).pathname;
+export const BIN_RELEASE = process.env.SNOWLINE_BIN_RELEASE || new URL('../../build/snowline', import.meta.url).pathname;
+
+export function tempDir(prefix = 'snowline-e2e-') {
+  return mkdtempSync(join(tmpdir(), prefix));
+}
+
+// Start `snowline node` with the given flags (an array); resolves to
+// { url, port, proc, stop(), kill9(), logs() } once it prints its listening
+// line. The port is chosen by the node (--http-port 0) unless given.
+export async function startNode(args = [], { bin = BIN, timeoutMs = 30000, env = {} } = {}) {
+  const full = ['node', '--http-port', '0', ...args];
+  const proc = spawn(bin, full, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  proc.stdout.on('data', (d) => { out += d; });
+  proc.stderr.on('data', (d) => { out += d; });
+  const exited = new Promise((res) => proc.on('exit', (code, sig) => res({ code, sig })));
+  const port = await new Promise((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error(`node did not start in ${timeoutMs} ms:\n${out}`)), timeoutMs);
+    const check = () => {
+      const m = /listening on http:\/\/[^:]+:(\d+)/.exec(out);
+      if (m) { clearTimeout(t); resolve(Number(m[1])); }
+    };
+    proc.stdout.on('data', check);
+    proc.stderr.on('data', check);
+    exited.then(({ code, sig }) => { clearTimeout(t); reject(new Error(`node exited (${code ?? sig}) before listening:\n${out}`)); });
+  });
+  const url = `http://127.0.0.1:${port}`;
+  return {
+    url, port, proc, exited,
+    logs: () => out,
+    async stop() {
+      if (proc.exitCode !== null || proc.signalCode !== null) return exited;
+      proc.kill('SIGTERM');
+      const t = setTimeout(() => proc.kill('SIGKILL'), 15000);
+      const r = await exited; clearTimeout(t); return r;
+    },
+    async kill9() { if (proc.exitCode === null) proc.kill('SIGKILL'); return exited; },
+  };
+}
+
+// Run a node to completion (for start-up failures); resolves { code, out }.
+export function runNode(args, { bin = BIN, timeoutMs = 30000 } = {}) {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(bin, ['node', '--http-port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    proc.stdout.on('data', (d) => { out += d; });
+    proc.stderr.on('data', (d) => { out += d; });
+    const t = setTimeout(() => { proc.kill('SIGKILL'); reject(new Error(`still running after ${timeoutMs} ms:\n${out}`)); }, timeoutMs);
+    proc.on('exit', (code) => { clearTimeout(t); resolve({ code, out }); });
+  });
+}
+
+// Raw HTTP: returns { status, headers, text, json }.
+export async function post(url, body, headers = { 'Content-Type': 'application/json' }, method = 'POST') {
+  const res = await fetch(url, { method, headers, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  const text = await res.text();
+  let json; try { json = JSON.parse(text); } catch { json = undefined; }
+  return { status: res.status, headers: res.headers, text, json };
+}
+
+let rpcId = 1;
+export async function rpc(url, method, params = {}) {
+  const r = await post(url, { jsonrpc: '2.0', id: rpcId++, method, params });
+  return r.json;
+}
+
+// ---- the container log format of --import (docs/node.md) ----
+export const KIND = { 'P/block': 0, 'C/block': 1, 'X/tx': 2, 'X/block': 3, 'X/vtx': 4 };
+
+export function sha256(buf) { return createHash('sha256').update(buf).digest(); }
+
+// containers: [{ kind: 'X/tx', id?: Buffer(32), ts?: bigint ns, bytes: Buffer }]
+export function encodeClog(containers) {
+  const parts = [Buffer.from('SLCLOG01')];
+  for (const c of containers) {
+    const id = c.id ?? sha256(c.bytes);
+    const head = Buffer.alloc(45);
+    head[0] = KIND[c.kind];
+    id.copy(head, 1);
+    head.writeBigInt64BE(c.ts ?? 1617402840262979000n, 33);
+    head.writeUInt32BE(c.bytes.length, 41);
+    const rec = Buffer.concat([head, c.bytes]);
+    parts.push(rec, sha256(rec).subarray(28));
+  }
+  return Buffer.concat(parts);
+}
+
+export function writeClog(path, containers) { writeFileSync(path, encodeClog(containers)); return path; }
+
+// Random containers for an index: deterministic from a seed when given.
+export function randomContainers(kind, n, size = 200) {
+  return Array.from({ length: n }, (_, i) => ({ kind, bytes: Buffer.concat([Buffer.from([i & 255]), randomBytes(size)]) }));
+}
+
+// cb58 (base58 with a 4-byte sha256 checksum), as the node writes ids.
+const ALPHABET = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+export function base58(buf) {
+  let n = BigInt('0x' + (buf.length ? buf.toString('hex') : '0'));
+  let s = '';
+  while (n > 0n) { s = ALPHABET[Number(n % 58n)] + s; n /= 58n; }
+  for (const b of buf) { if (b === 0) s = '1' + s; else break; }
+  return s;
+}
+export function cb58(buf) { return base58(Buffer.concat([buf, sha256(buf).subarray(28)])); }
+export function hexWithChecksum(buf) { return '0x' + Buffer.concat([buf, sha256(buf).subarray(28)]).toString('hex'); }
+
+export function cleanup(dir) { try { rmSync(dir, { recursive: true, force: true }); } catch { /* ignore */ } }
