@@ -30,7 +30,7 @@ REPLAYERS = $(FUZZ_SRC:fuzz/%.c=build/asan/replay/%)
 
 PLUGINS   = build/plugins/tGas3T58KzdjcJ2iKSyiYsWiqYctRXaPTqBCA11BqEkNg8kPc.so
 
-.PHONY: all asan test unit e2e fuzz-replay fuzz bench deps clean format
+.PHONY: run all asan test unit e2e fuzz-replay fuzz bench deps clean format
 all: build/snowline $(PLUGINS)
 
 deps: build/.deps
@@ -97,6 +97,11 @@ test: build/snowline build/asan/snowline $(PLUGINS) $(TESTS) $(REPLAYERS)
 
 fuzz: $(FUZZERS)
 	@./scripts/fuzz.sh $(FUZZ_SECONDS)
+
+# The main job: the node on :9650 with its index on, data under ./data.
+run: build/snowline $(PLUGINS)
+	@mkdir -p data/plugins && cp $(PLUGINS) data/plugins/
+	./build/snowline node --index-enabled --data-dir data $(ARGS)
 
 bench: build/snowline
 	@./bench/run.sh
