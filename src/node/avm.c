@@ -3,9 +3,12 @@
  * enough for spec 001's "walk the X-chain history" recipe.
  *
  * A tx is found in the X/tx index (the DAG era). Order of checks as in
- * avalanchego: the zero id, then the lookup, then the encoding.
+ * avalanchego: the zero id, then the lookup, then the encoding; "json" renders
+ * the decoded tx with avalanchego's field names (codec/json.h).
  */
 #include "node/internal.h"
+
+#include "codec/json.h"
 
 static const uint8_t zero_id[32];
 
@@ -25,9 +28,23 @@ static int get_tx(sl_rpc_call *c)
 								: sl_cstore_find(rd, SL_IDX_X_TX, id->id, &ct);
 	if (e)
 		sl_rpc_fail_err(c, e, "cannot read tx");
-	else if (enc == SL_ENC_JSON)
-		sl_rpc_fail(c, "unsupported encoding in method");
-	else {
+	else if (enc == SL_ENC_JSON) {
+		/* The same decoder and renderer as `snowline decode`. */
+		sl_xchain_tx tx;
+		sl_err_detail d;
+		if (sl_xchain_tx_decode(c->arena, ct.bytes, ct.len, &tx, &d)) {
+			sl_rpc_fail(c, "couldn't parse tx: %s at byte %zu", d.msg, d.offset);
+		} else {
+			sl_codec_ctx cx = sl_codec_ctx_for(n->cfg.network_id, "X");
+			sl_jw_obj(c->w);
+			sl_jw_key(c->w, "tx");
+			sl_xchain_tx_write_json(c->w, &tx, &cx);
+			sl_jw_key(c->w, "encoding");
+			sl_jw_str(c->w, "json");
+			sl_jw_obj_end(c->w);
+			rc = 0;
+		}
+	} else {
 		sl_jw_obj(c->w);
 		sl_jw_key(c->w, "tx");
 		sl_jw_raw(c->w, "\"", 1);
