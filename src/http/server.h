@@ -25,6 +25,7 @@
 typedef struct sl_http_req {
 	const char *method;  /* "GET", "POST", ... exactly as sent */
 	const char *path;    /* percent-decoded path, without the query string */
+	const char *query;   /* raw query string after '?', "" when none */
 	const uint8_t *body; /* NUL-terminated; body_len excludes the NUL */
 	size_t body_len;
 	sl_arena *arena;     /* freed when the response has been queued */

@@ -33,9 +33,31 @@ typedef struct req_state {
 	sl_arena arena;
 	sl_buf body;
 	bool too_large;
-	bool seen;
+	bool started;  /* the access callback has seen this request */
+	char *query;   /* raw query string, from the URI as received */
 	struct MHD_Connection *conn;
 } req_state;
+
+static req_state *state_new(sl_http_server *s)
+{
+	req_state *st = calloc(1, sizeof *st);
+	if (!st)
+		return NULL;
+	sl_arena_init(&st->arena, 4u << 20);
+	sl_buf_init(&st->body, s->cfg.max_body);
+	return st;
+}
+
+/* Called first for every request with the URI exactly as sent: keep its query string. */
+static void *on_uri(void *cls, const char *uri, struct MHD_Connection *conn)
+{
+	req_state *st = state_new(cls);
+	if (st) {
+		const char *q = strchr(uri, '?');
+		st->query = sl_arena_strndup(&st->arena, q ? q + 1 : "", q ? strnlen(q + 1, SL_HTTP_MAX_PATH) : 0);
+	}
+	return st;
+}
 
 static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_ctx,
 			  enum MHD_ConnectionNotificationCode code)
@@ -96,12 +118,10 @@ static enum MHD_Result on_access(void *cls, struct MHD_Connection *conn, const c
 {
 	sl_http_server *s = cls;
 	req_state *st = *con_cls;
-	if (!st) {
-		st = calloc(1, sizeof *st);
-		if (!st)
-			return MHD_NO;
-		sl_arena_init(&st->arena, 4u << 20);
-		sl_buf_init(&st->body, s->cfg.max_body);
+	if (!st && !(st = *con_cls = state_new(s)))
+		return MHD_NO;
+	if (!st->started) {
+		st->started = true;
 		st->conn = conn;
 		const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
 		if (cl) {
@@ -142,6 +162,7 @@ static enum MHD_Result on_access(void *cls, struct MHD_Connection *conn, const c
 	sl_http_req req = {
 		.method = method,
 		.path = url,
+		.query = st->query ? st->query : "",
 		.body = st->body.p ? st->body.p : (const uint8_t *)"",
 		.body_len = st->body.len,
 		.arena = &st->arena,
@@ -193,6 +214,7 @@ sl_http_server *sl_http_server_new(const sl_http_config *cfg, char err[256])
 				cfg->timeout_s ? cfg->timeout_s : SL_HTTP_TIMEOUT_SECONDS,
 				MHD_OPTION_LISTENING_ADDRESS_REUSE, 1,
 				MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
+				MHD_OPTION_URI_LOG_CALLBACK, on_uri, s,
 				MHD_OPTION_NOTIFY_CONNECTION, on_connection, s,
 				MHD_OPTION_END);
 	if (!s->d) {

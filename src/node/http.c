@@ -63,25 +63,21 @@ void sl_node_http_handle(void *ctx, const sl_http_req *req, sl_http_resp *resp)
 	sl_http_resp_header(resp, "Node-Id", n->node_id_str);
 	sl_http_resp_header(resp, "Vary", "Origin");
 	const char *origin = sl_http_req_header(req, "Origin");
-	if (origin && list_has(n->cfg.allowed_origins, origin, strlen(origin))) {
-		if (!strcmp(req->method, "OPTIONS") && sl_http_req_header(req, "Access-Control-Request-Method")) {
-			const char *m = sl_http_req_header(req, "Access-Control-Request-Method");
-			if (!strcmp(m, "GET") || !strcmp(m, "POST") || !strcmp(m, "HEAD")) {
-				sl_http_resp_header(resp, "Access-Control-Allow-Origin", "*");
-				sl_http_resp_header(resp, "Access-Control-Allow-Methods", m);
-				sl_http_resp_header(resp, "Access-Control-Allow-Credentials", "true");
-			}
-			resp->status = 200;
-			return;
-		}
-		if (!strcmp(req->method, "GET") || !strcmp(req->method, "POST") || !strcmp(req->method, "HEAD")) {
+	bool allowed = origin && list_has(n->cfg.allowed_origins, origin, strlen(origin));
+	/* A preflight never reaches the routes, with or without an Origin (rs/cors). */
+	const char *acrm = sl_http_req_header(req, "Access-Control-Request-Method");
+	if (!strcmp(req->method, "OPTIONS") && acrm) {
+		if (allowed && (!strcmp(acrm, "GET") || !strcmp(acrm, "POST") || !strcmp(acrm, "HEAD"))) {
 			sl_http_resp_header(resp, "Access-Control-Allow-Origin", "*");
+			sl_http_resp_header(resp, "Access-Control-Allow-Methods", acrm);
 			sl_http_resp_header(resp, "Access-Control-Allow-Credentials", "true");
 		}
-	} else if (origin && !strcmp(req->method, "OPTIONS") &&
-		   sl_http_req_header(req, "Access-Control-Request-Method")) {
-		resp->status = 200; /* a preflight from a disallowed origin: answered, but not allowed */
+		resp->status = 200;
 		return;
+	}
+	if (allowed && (!strcmp(req->method, "GET") || !strcmp(req->method, "POST") || !strcmp(req->method, "HEAD"))) {
+		sl_http_resp_header(resp, "Access-Control-Allow-Origin", "*");
+		sl_http_resp_header(resp, "Access-Control-Allow-Credentials", "true");
 	}
 	if (!host_allowed(n, sl_http_req_header(req, "Host"))) {
 		sl_http_resp_text(resp, 403, "invalid host specified\n");
@@ -93,7 +89,11 @@ void sl_node_http_handle(void *ctx, const sl_http_req *req, sl_http_resp *resp)
 		return;
 	}
 	if (strcmp(clean, req->path) && strcmp(req->method, "CONNECT")) {
-		char *loc = sl_arena_strndup(req->arena, clean, strlen(clean));
+		/* The query string goes along, as gorilla/mux keeps it. */
+		size_t cl = strlen(clean), ql = req->query ? strlen(req->query) : 0;
+		char *loc = sl_arena_alloc(req->arena, cl + ql + 2);
+		if (loc)
+			snprintf(loc, cl + ql + 2, "%s%s%s", clean, ql ? "?" : "", ql ? req->query : "");
 		resp->status = 301;
 		if (loc)
 			sl_http_resp_header(resp, "Location", loc);

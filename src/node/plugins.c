@@ -7,6 +7,7 @@
  */
 #include "node/internal.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
@@ -96,8 +97,13 @@ static int load_vms(sl_rpc_call *c)
 {
 	sl_node *n = c->ctx;
 	DIR *d = opendir(n->plugin_dir);
-	if (!d)
-		return sl_rpc_fail(c, "open %s: %s", n->plugin_dir, strerror(errno) /* Go: "no such file or directory" */);
+	if (!d) {
+		/* Go spells errno texts with a lower-case first letter. */
+		char e[128];
+		snprintf(e, sizeof e, "%s", strerror(errno));
+		e[0] = (char)tolower((unsigned char)e[0]);
+		return sl_rpc_fail(c, "open %s: %s", n->plugin_dir, e);
+	}
 	/* Read and sort names first: the result must not depend on readdir order. */
 	char *names[256];
 	size_t nn = 0;

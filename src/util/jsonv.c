@@ -344,6 +344,8 @@ static size_t skip_value(const char *p, size_t n, size_t i)
 		case '"': in_str = true; break;
 		case '{': case '[': depth++; break;
 		case '}': case ']':
+			if (depth == 0)
+				return i; /* a literal or number ends at its container's close */
 			if (--depth == 0)
 				return i + 1;
 			break;

@@ -1,6 +1,7 @@
 // Shared helpers for the end-to-end tests: start the real snowline binary on
 // loopback, wait for it to listen, talk to it, always stop it.
 import { spawn } from 'node:child_process';
+import { request as httpRequest } from 'node:http';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -114,3 +115,70 @@ export function cb58(buf) { return base58(Buffer.concat([buf, sha256(buf).subarr
 export function hexWithChecksum(buf) { return '0x' + Buffer.concat([buf, sha256(buf).subarray(28)]).toString('hex'); }
 
 export function cleanup(dir) { try { rmSync(dir, { recursive: true, force: true }); } catch { /* ignore */ } }
+
+// ---- added for the interface tests (index, framing, admin, avm/info/health) ----
+
+// Poll GET /ext/health/readiness until 200 (the import or follow source has caught up).
+export async function waitReady(url, timeoutMs = 30000) {
+  const until = Date.now() + timeoutMs;
+  let last;
+  while (Date.now() < until) {
+    try {
+      const r = await fetch(url + '/ext/health/readiness');
+      last = r.status;
+      await r.arrayBuffer();
+      if (r.status === 200) return;
+    } catch (e) { last = e.message; }
+    await new Promise((res) => setTimeout(res, 50));
+  }
+  throw new Error(`not ready after ${timeoutMs} ms (last: ${last})`);
+}
+
+// One raw HTTP/1.1 exchange with full control of method, path, headers and
+// body (node:http sends exactly the headers given; no Content-Type is added).
+// Resolves { status, headers (lower-case names), rawHeaders, body: Buffer, text }.
+export function httpRaw(port, { method = 'POST', path = '/', headers = {}, body } = {}) {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest({ host: '127.0.0.1', port, method, path, headers, agent: false, setHost: !('Host' in headers || 'host' in headers) }, (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => {
+        const b = Buffer.concat(chunks);
+        resolve({ status: res.statusCode, headers: res.headers, rawHeaders: res.rawHeaders, body: b, text: b.toString('utf8') });
+      });
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    if (body !== undefined) req.end(body); else req.end();
+  });
+}
+
+// POST a body given as a string (sent byte for byte) with Content-Type application/json.
+export function postRaw(port, path, body, headers = { 'Content-Type': 'application/json' }) {
+  return httpRaw(port, { method: 'POST', path, headers, body });
+}
+
+// The exact bytes avalanchego writes for a JSON-RPC error (node-rpc.md §2.2).
+export function errorBody(message, { id = '1', code = -32000, data = 'null' } = {}) {
+  return `{"jsonrpc":"2.0","error":{"code":${code},"message":${goJson(message)},"data":${data}},"id":${id}}\n`;
+}
+// A JSON string as Go's encoding/json writes it: <, >, &, U+2028 and U+2029 escaped.
+export function goJson(s) {
+  return JSON.stringify(s).replace(/[<>&\u2028\u2029]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'));
+}
+// The exact bytes of a success response, result given as its JSON text.
+export function resultBody(resultJson, id = '1') {
+  return `{"jsonrpc":"2.0","result":${resultJson},"id":${id}}\n`;
+}
+export const BAD_ARGS = "couldn't unmarshal an argument. Ensure arguments are valid and properly formatted. See documentation for example calls";
+
+// The five index paths and the container-log kind each serves.
+export const INDEX_PATHS = { 'P/block': '/ext/index/P/block', 'C/block': '/ext/index/C/block', 'X/tx': '/ext/index/X/tx', 'X/block': '/ext/index/X/block', 'X/vtx': '/ext/index/X/vtx' };
+
+// Go's time.Time JSON form under TZ=UTC: RFC 3339, nanoseconds with trailing zeros trimmed.
+export function rfc3339Utc(ns) {
+  const sec = ns / 1000000000n, frac = ns % 1000000000n;
+  const base = new Date(Number(sec) * 1000).toISOString().slice(0, 19);
+  const f = frac ? '.' + frac.toString().padStart(9, '0').replace(/0+$/, '') : '';
+  return `${base}${f}Z`;
+}

@@ -131,6 +131,18 @@ static void test_compact_and_keys(void **state)
 	assert_true(sl_json_obj_next(&it, &k, &v));
 	assert_true(sl_span_eq(v, "\"x\""));
 	assert_false(sl_json_obj_next(&it, &k, &v));
+
+	/* Literals and numbers that end right at their container's close. */
+	sl_json_iter_init(&it, sl_span_str("{\"index\":5,\"t\":true}"));
+	assert_true(sl_json_obj_next(&it, &k, &v));
+	assert_true(sl_span_eq(v, "5"));
+	assert_true(sl_json_obj_next(&it, &k, &v));
+	assert_true(sl_span_eq(v, "true"));
+	assert_false(sl_json_obj_next(&it, &k, &v));
+	sl_json_iter_init(&it, sl_span_str("[1,null]"));
+	assert_true(sl_json_arr_next(&it, &v) && sl_span_eq(v, "1"));
+	assert_true(sl_json_arr_next(&it, &v) && sl_span_eq(v, "null"));
+	assert_false(sl_json_arr_next(&it, &v));
 }
 
 int main(void)
