@@ -87,10 +87,7 @@
 #include "codec/rlp.h"
 #include "util/arena.h"
 #include "util/buf.h"
-
-#define SL_CORETH_MAX_TXS 65536 /* txs in one block (a 15M-gas block holds < 800) */
-#define SL_CORETH_MAX_UNCLES 16 /* coreth requires none; decode a few anyway */
-#define SL_EVM_MAX_LIST 65536	/* access-list entries, storage keys, blob hashes, authorizations */
+#include "util/limits.h" /* SL_CORETH_MAX_TXS, SL_CORETH_MAX_UNCLES, SL_EVM_MAX_LIST */
 
 enum sl_coreth_hfield {
 	SL_CH_PARENT_HASH,

@@ -35,9 +35,9 @@
 
 #include "codec/reader.h"
 #include "util/buf.h"
+#include "util/limits.h"
 
-/* RLP lists nest; deeper than this is refused (our formats need 4). */
-#define SL_RLP_MAX_DEPTH 16
+/* RLP lists nest; deeper than SL_RLP_MAX_DEPTH (util/limits.h) is refused. */
 
 typedef struct sl_rlp_item {
 	bool is_list;

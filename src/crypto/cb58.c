@@ -10,41 +10,70 @@ static const char alphabet[] = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnop
 /* Base58 is quadratic; texts longer than this are refused before any work. */
 #define B58_MAX_TEXT 4096
 
+/*
+ * Base conversion with limbs of five base-58 digits (58^5 < 2^30), fed 32 bits
+ * at a time: about 20 times fewer steps than digit-by-digit for a 36-byte id,
+ * which matters because every id the node writes goes through here.
+ */
+#define B58_LIMB 656356768u /* 58^5 */
+
 void sl_base58_write(sl_buf *out, const uint8_t *p, size_t n)
 {
 	size_t zeros = 0;
 	while (zeros < n && p[zeros] == 0)
 		zeros++;
-	/* log(256)/log(58) < 1.38 */
-	size_t size = (n - zeros) * 138 / 100 + 1;
-	uint8_t stackbuf[256];
-	uint8_t *digits = size <= sizeof stackbuf ? stackbuf : malloc(size);
-	if (!digits) {
+	size_t maxlimbs = (n - zeros) * 138 / 500 + 2;
+	uint32_t stackbuf[64];
+	uint32_t *limb = maxlimbs <= SL_ARRAY_LEN(stackbuf) ? stackbuf : malloc(maxlimbs * sizeof *limb);
+	if (!limb) {
 		out->err = out->err ? out->err : SL_ERR_NOMEM;
 		return;
 	}
-	size_t len = 0;
-	for (size_t i = zeros; i < n; i++) {
-		unsigned carry = p[i];
+	size_t len = 0; /* limbs in use, least significant first */
+	size_t i = zeros;
+	while (i < n) {
+		/* Take 4 bytes at a time (fewer at the start so the rest divides evenly). */
+		size_t take = (n - i) % 4 ? (n - i) % 4 : 4;
+		uint64_t carry = 0;
+		for (size_t k = 0; k < take; k++)
+			carry = carry << 8 | p[i + k];
+		unsigned shift = (unsigned)(8 * take);
 		for (size_t j = 0; j < len; j++) {
-			carry += (unsigned)digits[j] << 8;
-			digits[j] = (uint8_t)(carry % 58);
-			carry /= 58;
+			uint64_t t = ((uint64_t)limb[j] << shift) | carry;
+			limb[j] = (uint32_t)(t % B58_LIMB);
+			carry = t / B58_LIMB;
 		}
 		while (carry) {
-			digits[len++] = (uint8_t)(carry % 58);
-			carry /= 58;
+			limb[len++] = (uint32_t)(carry % B58_LIMB);
+			carry /= B58_LIMB;
 		}
+		i += take;
 	}
-	if (sl_buf_reserve(out, zeros + len)) {
-		for (size_t i = 0; i < zeros; i++)
+	/* Digits, most significant first, without the top limb's leading zeros. */
+	char digits[5];
+	size_t ndig = 0;
+	if (sl_buf_reserve(out, zeros + len * 5)) {
+		for (size_t k = 0; k < zeros; k++)
 			out->p[out->len++] = '1';
-		for (size_t i = 0; i < len; i++)
-			out->p[out->len++] = (uint8_t)alphabet[digits[len - 1 - i]];
+		for (size_t j = len; j-- > 0;) {
+			uint32_t v = limb[j];
+			for (int d = 4; d >= 0; d--) {
+				digits[d] = alphabet[v % 58];
+				v /= 58;
+			}
+			size_t from = 0;
+			if (j == len - 1)
+				while (from < 4 && digits[from] == '1')
+					from++;
+			for (size_t d = from; d < 5; d++)
+				out->p[out->len++] = (uint8_t)digits[d];
+			ndig += 5 - from;
+		}
 		out->p[out->len] = 0;
 	}
-	if (digits != stackbuf)
-		free(digits);
+	(void)ndig;
+	if (limb != stackbuf)
+		free(limb);
 }
 
 void sl_cb58_write(sl_buf *out, const uint8_t *p, size_t n)

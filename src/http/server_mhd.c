@@ -19,6 +19,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <strings.h>
+#include <stdatomic.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "util/limits.h"
@@ -27,6 +29,7 @@ struct sl_http_server {
 	struct MHD_Daemon *d;
 	sl_http_config cfg;
 	uint16_t port;
+	_Atomic long inflight; /* requests begun and not yet completed (sent or failed) */
 };
 
 typedef struct req_state {
@@ -43,6 +46,7 @@ static req_state *state_new(sl_http_server *s)
 	req_state *st = calloc(1, sizeof *st);
 	if (!st)
 		return NULL;
+	atomic_fetch_add(&s->inflight, 1);
 	sl_arena_init(&st->arena, 4u << 20);
 	sl_buf_init(&st->body, s->cfg.max_body);
 	return st;
@@ -75,9 +79,11 @@ static void on_connection(void *cls, struct MHD_Connection *conn, void **socket_
 static void on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 			 enum MHD_RequestTerminationCode toe)
 {
+	sl_http_server *s = cls;
 	req_state *st = *con_cls;
 	if (!st)
 		return;
+	atomic_fetch_sub(&s->inflight, 1);
 	sl_buf_release(&st->body);
 	sl_arena_release(&st->arena);
 	free(st);
@@ -233,7 +239,13 @@ void sl_http_server_free(sl_http_server *s)
 {
 	if (!s)
 		return;
+	/* Stop accepting, let requests in flight be answered (up to a deadline),
+	 * then close every connection, idle keep-alive ones included. */
 	MHD_socket fd = MHD_quiesce_daemon(s->d);
+	for (int i = 0; i < SL_HTTP_DRAIN_SECONDS * 100 && atomic_load(&s->inflight) > 0; i++) {
+		struct timespec ts = { 0, 10 * 1000000 };
+		nanosleep(&ts, NULL);
+	}
 	MHD_stop_daemon(s->d);
 	if (fd != MHD_INVALID_SOCKET)
 		close(fd);

@@ -125,7 +125,7 @@ static const char *decode_request(const sl_http_req *req, rpc_req *r, char msg[1
 	sl_span k, val;
 	sl_json_iter_init(&it, v);
 	sl_buf key;
-	sl_buf_init(&key, SL_HTTP_MAX_BODY_HARD);
+	sl_buf_init(&key, SL_JSON_UNQUOTE_MAX(req->body_len));
 	while (sl_json_obj_next(&it, &k, &val)) {
 		sl_buf_reset(&key);
 		sl_json_unquote(k, &key);
@@ -164,7 +164,7 @@ bool sl_rpc_arg_decode(sl_rpc_type t, sl_span raw, sl_arena *a, sl_rpc_val *v)
 		if (jt != SL_JT_STRING)
 			return false;
 		sl_buf b;
-		sl_buf_init(&b, raw.len + 1);
+		sl_buf_init(&b, SL_JSON_UNQUOTE_MAX(raw.len));
 		sl_json_unquote(raw, &b);
 		v->s = sl_arena_strndup(a, sl_buf_str(&b), b.len);
 		v->slen = b.len;
@@ -228,7 +228,7 @@ bool sl_rpc_arg_decode(sl_rpc_type t, sl_span raw, sl_arena *a, sl_rpc_val *v)
 		if (jt != SL_JT_STRING)
 			return false;
 		sl_buf b;
-		sl_buf_init(&b, raw.len + 1);
+		sl_buf_init(&b, SL_JSON_UNQUOTE_MAX(raw.len));
 		sl_json_unquote(raw, &b);
 		sl_level lv;
 		bool ok = sl_level_parse(sl_buf_str(&b), b.len, &lv);
@@ -274,7 +274,7 @@ static bool decode_object(const sl_rpc_method *m, sl_span obj, sl_arena *a, sl_r
 	sl_span k, val;
 	sl_json_iter_init(&it, obj);
 	sl_buf key;
-	sl_buf_init(&key, obj.len + 1);
+	sl_buf_init(&key, SL_JSON_UNQUOTE_MAX(obj.len));
 	bool ok = true;
 	while (ok && sl_json_obj_next(&it, &k, &val)) {
 		sl_buf_reset(&key);
@@ -450,8 +450,8 @@ void sl_rpc_serve(const sl_rpc_service *services, size_t n, sl_compat compat, co
 	}
 	/* Step 3: one JSON value. */
 	rpc_req r = { 0 };
-	sl_buf_init(&r.jsonrpc, req->body_len + 1);
-	sl_buf_init(&r.method, req->body_len + 1);
+	sl_buf_init(&r.jsonrpc, SL_JSON_UNQUOTE_MAX(req->body_len));
+	sl_buf_init(&r.method, SL_JSON_UNQUOTE_MAX(req->body_len));
 	char msg[128];
 	const char *perr = decode_request(req, &r, msg);
 	sl_buf errmsg;

@@ -54,6 +54,8 @@ bool sl_json_arr_next(sl_jiter *it, sl_span *val);
 /* Decode a raw string (with quotes) as Go does: escapes resolved, bad
  * surrogates and invalid UTF-8 become U+FFFD. Appends to out. */
 void sl_json_unquote(sl_span raw, sl_buf *out);
+/* The most bytes unquoting n raw bytes can produce (an invalid byte becomes 3). */
+#define SL_JSON_UNQUOTE_MAX(n) (3 * (size_t)(n) + 16)
 /* Go's fold-equality of an unquoted object key with an ASCII field name. */
 bool sl_json_key_match(const char *key, size_t n, const char *field);
 /* Go's Compact with HTML escaping: whitespace out, <>& and U+2028/9 escaped. */
