@@ -50,75 +50,51 @@ static sl_cstore_rd *begin(sl_rpc_call *c, const sl_index_ctx **ix)
 	return rd;
 }
 
-static int get_last_accepted(sl_rpc_call *c)
-{
-	const sl_index_ctx *ix;
-	sl_cstore_rd *rd = begin(c, &ix);
-	if (!rd)
-		return -1;
-	uint64_t n;
-	sl_container ct;
-	int rc = -1;
-	if (sl_cstore_count(rd, ix->kind, &n))
-		sl_rpc_fail_err(c, SL_ERR_STORE, "cannot count containers");
-	else if (n == 0)
-		sl_rpc_fail(c, "no containers have been accepted");
-	else if (sl_cstore_get(rd, ix->kind, n - 1, &ct))
-		sl_rpc_fail_err(c, SL_ERR_STORE, "last container missing");
-	else if (enc_arg(&c->args[0]) == SL_ENC_JSON)
-		sl_rpc_fail(c, "unsupported encoding in method");
-	else {
-		write_container(c->w, &ct, enc_arg(&c->args[0]));
-		rc = 0;
-	}
-	sl_cstore_rd_end(rd);
-	return rc;
-}
+/* The three methods that answer with one container differ only in how they find it. */
+typedef enum { BY_LAST, BY_INDEX, BY_ID } lookup_kind;
 
-static int get_container_by_index(sl_rpc_call *c)
+static int one_container(sl_rpc_call *c, lookup_kind how)
 {
 	const sl_index_ctx *ix;
 	sl_cstore_rd *rd = begin(c, &ix);
 	if (!rd)
 		return -1;
-	uint64_t i = c->args[0].u;
 	sl_container ct;
+	sl_err e = SL_OK;
+	uint64_t n = 0;
 	int rc = -1;
-	sl_err e = sl_cstore_get(rd, ix->kind, i, &ct);
-	if (e == SL_ERR_NOT_FOUND)
-		sl_rpc_fail(c, "no container at index %llu", (unsigned long long)i);
+	switch (how) {
+	case BY_LAST:
+		if ((e = sl_cstore_count(rd, ix->kind, &n)) == SL_OK)
+			e = n ? sl_cstore_get(rd, ix->kind, n - 1, &ct) : SL_ERR_NOT_FOUND;
+		break;
+	case BY_INDEX:
+		e = sl_cstore_get(rd, ix->kind, c->args[0].u, &ct);
+		break;
+	case BY_ID:
+		e = sl_cstore_find(rd, ix->kind, c->args[0].id, &ct);
+		break;
+	}
+	sl_encoding enc = enc_arg(&c->args[how == BY_LAST ? 0 : 1]);
+	if (e == SL_ERR_NOT_FOUND && how == BY_LAST)
+		sl_rpc_fail(c, "no containers have been accepted");
+	else if (e == SL_ERR_NOT_FOUND && how == BY_INDEX)
+		sl_rpc_fail(c, "no container at index %llu", (unsigned long long)c->args[0].u);
 	else if (e)
 		sl_rpc_fail_err(c, e, "cannot read container");
-	else if (enc_arg(&c->args[1]) == SL_ENC_JSON)
+	else if (enc == SL_ENC_JSON) /* checked after the lookup, as avalanchego does */
 		sl_rpc_fail(c, "unsupported encoding in method");
 	else {
-		write_container(c->w, &ct, enc_arg(&c->args[1]));
+		write_container(c->w, &ct, enc);
 		rc = 0;
 	}
 	sl_cstore_rd_end(rd);
 	return rc;
 }
 
-static int get_container_by_id(sl_rpc_call *c)
-{
-	const sl_index_ctx *ix;
-	sl_cstore_rd *rd = begin(c, &ix);
-	if (!rd)
-		return -1;
-	sl_container ct;
-	int rc = -1;
-	sl_err e = sl_cstore_find(rd, ix->kind, c->args[0].id, &ct);
-	if (e)
-		sl_rpc_fail_err(c, e, "cannot read container");
-	else if (enc_arg(&c->args[1]) == SL_ENC_JSON)
-		sl_rpc_fail(c, "unsupported encoding in method");
-	else {
-		write_container(c->w, &ct, enc_arg(&c->args[1]));
-		rc = 0;
-	}
-	sl_cstore_rd_end(rd);
-	return rc;
-}
+static int get_last_accepted(sl_rpc_call *c) { return one_container(c, BY_LAST); }
+static int get_container_by_index(sl_rpc_call *c) { return one_container(c, BY_INDEX); }
+static int get_container_by_id(sl_rpc_call *c) { return one_container(c, BY_ID); }
 
 /*
  * Arguments: startIndex, numToFetch, encoding, endIndex. endIndex (inclusive)
