@@ -1,0 +1,202 @@
+/* world.c — the devnet's shared machinery: random streams, ledger, signing, emission. */
+#include "devnet/world.h"
+
+#include <stdio.h>
+
+#include "codec/pchain.h"
+#include "codec/proposervm.h"
+#include "codec/xchain.h"
+#include "crypto/hash.h"
+#include "crypto/secp.h"
+
+/* ---- xoshiro256** (Blackman and Vigna), seeded from sha256(seed | name) ---- */
+
+static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
+void dn_rng_init(dn_rng *r, const char *seed, const char *name)
+{
+	uint8_t h[32];
+	sl_buf b;
+	sl_buf_init(&b, 4096);
+	sl_buf_adds(&b, "snowline-devnet/");
+	sl_buf_adds(&b, seed);
+	sl_buf_addc(&b, '/');
+	sl_buf_adds(&b, name);
+	sl_sha256(b.p, b.len, h);
+	sl_buf_release(&b);
+	for (int i = 0; i < 4; i++)
+		r->s[i] = sl_be64(h + 8 * i) | (i == 0); /* never all zero */
+}
+
+uint64_t dn_rng_u64(dn_rng *r)
+{
+	uint64_t *s = r->s;
+	uint64_t out = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
+	s[2] ^= s[0];
+	s[3] ^= s[1];
+	s[1] ^= s[2];
+	s[0] ^= s[3];
+	s[2] ^= t;
+	s[3] = rotl(s[3], 45);
+	return out;
+}
+
+uint64_t dn_rng_below(dn_rng *r, uint64_t n)
+{
+	/* Rejection keeps it uniform; n is small in practice. */
+	uint64_t lim = UINT64_MAX - UINT64_MAX % n;
+	uint64_t x;
+	do
+		x = dn_rng_u64(r);
+	while (x >= lim);
+	return x % n;
+}
+
+uint64_t dn_rng_range(dn_rng *r, uint64_t lo, uint64_t hi)
+{
+	return hi <= lo ? lo : lo + (hi - lo == UINT64_MAX ? dn_rng_u64(r) : dn_rng_below(r, hi - lo + 1));
+}
+
+bool dn_rng_chance(dn_rng *r, unsigned percent) { return dn_rng_below(r, 100) < percent; }
+
+void dn_rng_bytes(dn_rng *r, uint8_t *out, size_t n)
+{
+	for (size_t i = 0; i < n; i += 8) {
+		uint8_t v[8];
+		sl_put_be64(v, dn_rng_u64(r));
+		memcpy(out + i, v, SL_MIN((size_t)8, n - i));
+	}
+}
+
+/* ---- fees (static, documented in docs/devnet.md) ---- */
+
+uint64_t dn_fee(const dn_world *w, int chain, uint32_t type_id)
+{
+	const dn_params *p = &w->params;
+	if (chain == DN_P) {
+		switch (type_id) {
+		case SL_P_CREATE_SUBNET_TX: return p->create_subnet_fee;
+		case SL_P_CREATE_CHAIN_TX: return p->create_chain_fee;
+		case SL_P_ADD_PERMISSIONLESS_VALIDATOR_TX:
+		case SL_P_ADD_PERMISSIONLESS_DELEGATOR_TX:
+		case SL_P_ADD_VALIDATOR_TX:
+		case SL_P_ADD_DELEGATOR_TX:
+		case SL_P_REWARD_VALIDATOR_TX:
+		case SL_P_ADVANCE_TIME_TX: return 0;
+		default: return p->tx_fee;
+		}
+	}
+	if (chain == DN_X)
+		return type_id == SL_X_CREATE_ASSET_TX ? p->create_asset_fee : p->tx_fee;
+	return p->tx_fee; /* C-chain atomic txs */
+}
+
+/* ---- ledger ---- */
+
+dn_utxo *dn_utxo_add(dn_utxos *set, const dn_utxo *u)
+{
+	if (set->n == set->cap) {
+		size_t cap = set->cap ? set->cap * 2 : 1024;
+		dn_utxo *v = realloc(set->v, cap * sizeof *v);
+		if (!v)
+			return NULL;
+		set->v = v;
+		set->cap = cap;
+	}
+	set->v[set->n] = *u;
+	set->v[set->n].spent = false;
+	return &set->v[set->n++];
+}
+
+dn_utxo *dn_utxo_find(dn_utxos *set, const uint8_t tx_id[32], uint32_t index)
+{
+	/* Newest first: spends are mostly of recent outputs. */
+	for (size_t i = set->n; i-- > 0;)
+		if (set->v[i].index == index && !memcmp(set->v[i].tx_id, tx_id, 32))
+			return &set->v[i];
+	return NULL;
+}
+
+static bool spendable(const dn_world *w, const dn_utxo *u, uint32_t k, const uint8_t asset[32])
+{
+	return !u->spent && u->nowners == 1 && u->threshold == 1 && u->owners[0] == k &&
+	       (u->type_id == 7 || (u->type_id == 22 && u->stake_until <= w->now)) && u->locktime <= w->now &&
+	       !memcmp(u->asset_id, asset, 32);
+}
+
+size_t dn_utxo_select(const dn_world *w, dn_utxos *set, uint32_t k, const uint8_t asset[32], uint64_t amount,
+		      dn_utxo **out, size_t max, uint64_t *total)
+{
+	size_t n = 0;
+	uint64_t sum = 0;
+	for (size_t i = 0; i < set->n && n < max && (sum < amount || n == 0); i++) {
+		dn_utxo *u = &set->v[i];
+		if (!spendable(w, u, k, asset))
+			continue;
+		out[n++] = u;
+		sum += u->amount;
+	}
+	if (sum < amount || n == 0)
+		return 0;
+	*total = sum;
+	return n;
+}
+
+uint64_t dn_balance(const dn_world *w, const dn_utxos *set, uint32_t k, const uint8_t asset[32])
+{
+	uint64_t sum = 0;
+	for (size_t i = 0; i < set->n; i++)
+		if (spendable(w, &set->v[i], k, asset))
+			sum += set->v[i].amount;
+	return sum;
+}
+
+void dn_sign(const dn_world *w, uint32_t k, const uint8_t hash[32], uint8_t sig65[65])
+{
+	if (!sl_secp_sign(w->keys[k].sk, hash, sig65))
+		memset(sig65, 0, 65); /* cannot happen for a valid key; the ledger check would catch it */
+}
+
+/* ---- emission ---- */
+
+void dn_emit(dn_world *w, sl_ikind kind, const uint8_t id[32], uint64_t time, const uint8_t *bytes, size_t len)
+{
+	if (w->sink_err)
+		return;
+	/* Accepted a little after the block time: 50 to 950 ms, from its own stream. */
+	static const char *const names[SL_IDX__COUNT] = { "accept-P", "accept-C", "accept-Xtx", "accept-Xblock", "accept-Xvtx" };
+	dn_rng r;
+	char nm[64];
+	snprintf(nm, sizeof nm, "%s/%llu", names[kind], (unsigned long long)w->emitted[kind]);
+	dn_rng_init(&r, w->seed, nm);
+	int64_t ts = (int64_t)time * 1000000000 + (int64_t)dn_rng_range(&r, 50, 950) * 1000000;
+	w->sink_err = w->sink(w->sink_ctx, kind, id, ts, bytes, len);
+	w->emitted[kind]++;
+}
+
+void dn_emit_wrapped(dn_world *w, int c, sl_ikind kind, const uint8_t *inner, size_t len, uint64_t time, bool option)
+{
+	sl_proposervm_block b = {
+		.kind = option ? SL_PROPOSERVM_OPTION : SL_PROPOSERVM_BLOCK,
+		.parent_id = sl_span_of(w->chain[c].last_outer, 32),
+		.timestamp = option ? 0 : (int64_t)time,
+		.pchain_height = option ? 0 : w->chain[DN_P].height,
+		.inner = sl_span_of(inner, len),
+	};
+	sl_buf out;
+	sl_buf_init(&out, len + 4096);
+	if (sl_proposervm_block_encode(&b, &out) || out.err) {
+		w->sink_err = SL_ERR_INTERNAL;
+		sl_buf_release(&out);
+		return;
+	}
+	sl_proposervm_block dec;
+	if (sl_proposervm_block_decode(out.p, out.len, &dec, NULL)) {
+		w->sink_err = SL_ERR_INTERNAL;
+		sl_buf_release(&out);
+		return;
+	}
+	memcpy(w->chain[c].last_outer, dec.id, 32);
+	dn_emit(w, kind, dec.id, time, out.p, out.len);
+	sl_buf_release(&out);
+}

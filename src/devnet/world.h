@@ -1,0 +1,176 @@
+/*
+ * world.h — the devnet's shared state; for src/devnet/ only.
+ *
+ * One dn_world holds everything the chain generators (pchain.c, xchain.c,
+ * cchain.c) share: the seeded generators, the keys, each chain's UTXO set,
+ * the shared (atomic) memory between chains, the clock and the sink. The
+ * generators run one at a time on one thread, in a fixed order, so nothing
+ * here is locked and the output depends on the seed alone.
+ *
+ * Validity rules the generators keep (and the ledger check verifies):
+ *   - a tx spends only unspent UTXOs of its own chain (or, for imports, of
+ *     the shared memory from the source chain), each at most once;
+ *   - every input is signed by `threshold` of the owners' keys, with
+ *     sigIndices sorted, and the UTXO's locktime has passed;
+ *   - for each asset, inputs = outputs + burned, where only AVAX burns, and
+ *     exactly dn_fee(chain, tx type) of it;
+ *   - outputs are sorted by their bytes, inputs by (txID, index), owners'
+ *     addresses sorted and unique (as validators require);
+ *   - staking follows the network's bounds (dn_params).
+ */
+#ifndef SL_DEVNET_WORLD_H
+#define SL_DEVNET_WORLD_H
+
+#include "crypto/bls.h"
+#include "devnet/devnet.h"
+#include "util/arena.h"
+#include "util/jw.h"
+
+/* ---- deterministic random numbers: xoshiro256**, one stream per use ---- */
+typedef struct dn_rng {
+	uint64_t s[4];
+} dn_rng;
+/* A stream named `name`, from the world's seed. */
+void dn_rng_init(dn_rng *r, const char *seed, const char *name);
+uint64_t dn_rng_u64(dn_rng *r);
+uint64_t dn_rng_below(dn_rng *r, uint64_t n);         /* uniform in [0, n), n > 0 */
+uint64_t dn_rng_range(dn_rng *r, uint64_t lo, uint64_t hi); /* [lo, hi] */
+bool dn_rng_chance(dn_rng *r, unsigned percent);
+void dn_rng_bytes(dn_rng *r, uint8_t *out, size_t n);
+
+/* ---- network constants ---- */
+#define DN_NANO 1000000000ull              /* nAVAX per AVAX; also ns per s */
+typedef struct dn_params {
+	uint64_t supply_cap;               /* 720M AVAX in nAVAX */
+	uint64_t genesis_supply;           /* initial allocations + stake */
+	uint64_t min_validator_stake, max_validator_stake, min_delegator_stake;
+	uint64_t min_stake_duration, max_stake_duration; /* seconds */
+	uint32_t min_delegation_fee;       /* parts per million */
+	uint64_t max_consumption_rate, min_consumption_rate; /* per million */
+	uint64_t minting_period;           /* seconds */
+	uint64_t tx_fee, create_subnet_fee, create_chain_fee, create_asset_fee; /* nAVAX */
+	uint64_t cortina_time;             /* X-chain linearized from here (unix s) */
+	uint64_t ap5_time;                 /* C-chain atomic txs batched from here */
+} dn_params;
+
+/* ---- keys ---- */
+typedef struct dn_key {
+	uint8_t sk[32];
+	uint8_t addr[20];     /* Avalanche short id: ripemd160(sha256(compressed pubkey)) */
+	uint8_t evm[20];      /* Ethereum address: keccak256(pubkey)[12:] */
+} dn_key;
+
+typedef struct dn_node {
+	uint8_t node_id[20];
+	sl_bls_sk bls;
+	uint8_t bls_pk[48], pop[96];
+} dn_node;
+
+/* ---- UTXOs ---- */
+#define DN_MAX_OWNERS 4
+typedef struct dn_utxo {
+	uint8_t tx_id[32];
+	uint32_t index;
+	uint8_t asset_id[32];
+	uint32_t type_id;       /* 7 transfer, 6 secp mint, 10 nft mint, 11 nft transfer, 15/16 property, 22 P lockout */
+	uint64_t amount;        /* 7 and the 7 inside 22 */
+	uint64_t locktime;      /* owners' locktime */
+	uint64_t stake_until;   /* 22: stakeable lock end (unix s) */
+	uint32_t group_id;      /* nft */
+	uint8_t payload[32];    /* nft transfer payload (payload_len bytes) */
+	uint32_t payload_len;
+	uint32_t threshold, nowners;
+	uint32_t owners[DN_MAX_OWNERS]; /* indexes into w->keys, sorted by address */
+	bool spent;
+} dn_utxo;
+
+typedef struct dn_utxos {
+	dn_utxo *v;
+	size_t n, cap;
+} dn_utxos;
+
+enum { DN_P, DN_X, DN_C, DN_CHAINS };
+
+typedef struct dn_chain {
+	uint8_t id[32];
+	uint64_t height;        /* of the last inner block */
+	uint8_t last_inner[32]; /* inner block id (or coreth hash) */
+	uint8_t last_outer[32]; /* proposervm id of the last container */
+	uint64_t last_time;     /* unix s of the last block */
+	uint64_t blocks, txs;   /* counters for the manifest */
+} dn_chain;
+
+typedef struct dn_world {
+	sl_devnet_config cfg;
+	char seed[256];
+	dn_params params;
+	dn_rng rng;              /* general stream; modules keep their own too */
+	uint8_t avax[32];        /* AVAX asset id */
+	dn_chain chain[DN_CHAINS];
+	dn_key *keys;
+	uint32_t nkeys;
+	dn_node *nodes;
+	uint32_t nnodes;
+	dn_utxos utxos[DN_CHAINS];              /* P and X (C has accounts: cchain.c) */
+	dn_utxos shared[DN_CHAINS][DN_CHAINS];  /* shared[dst][src]: exported to dst from src */
+	uint64_t now;            /* the clock: unix seconds */
+	uint64_t supply;         /* current AVAX supply (rewards mint) */
+	sl_devnet_sink_fn sink;
+	void *sink_ctx;
+	sl_err sink_err;
+	uint64_t emitted[SL_IDX__COUNT];
+	struct dn_pstate *p;     /* pchain.c's own state */
+	struct dn_xstate *x;     /* xchain.c's */
+	struct dn_cstate *c;     /* cchain.c's */
+} dn_world;
+
+/* Fee in nAVAX for a tx of this chain and codec type id. */
+uint64_t dn_fee(const dn_world *w, int chain, uint32_t type_id);
+
+/* Ledger. Returned pointers are valid until the next add to that set. */
+dn_utxo *dn_utxo_add(dn_utxos *set, const dn_utxo *u);
+dn_utxo *dn_utxo_find(dn_utxos *set, const uint8_t tx_id[32], uint32_t index);
+/*
+ * Pick unspent, unlocked (at w->now), single-owner UTXOs of `asset` owned by
+ * key `k`, adding up to at least `amount`; returns how many (into out[], at
+ * most max) or 0 if the key cannot pay. Does not mark them spent.
+ */
+size_t dn_utxo_select(const dn_world *w, dn_utxos *set, uint32_t k, const uint8_t asset[32], uint64_t amount,
+		      dn_utxo **out, size_t max, uint64_t *total);
+uint64_t dn_balance(const dn_world *w, const dn_utxos *set, uint32_t k, const uint8_t asset[32]);
+
+/* Sign hash with key k; sig65 = r | s | recovery id (Avalanche's credential form). */
+void dn_sign(const dn_world *w, uint32_t k, const uint8_t hash[32], uint8_t sig65[65]);
+
+/*
+ * Hand one container to the sink, stamped with `time` (unix s) plus a small
+ * deterministic acceptance delay, and count it. After a sink error every
+ * later emit is a no-op and w->sink_err is set.
+ */
+void dn_emit(dn_world *w, sl_ikind kind, const uint8_t id[32], uint64_t time, const uint8_t *bytes, size_t len);
+
+/*
+ * Wrap an inner block of chain `c` in a proposervm block (unsigned, post-fork)
+ * whose parent is the chain's last container, emit it to `kind`, and advance
+ * the chain's last_outer. `option` makes a proposervm option (the Commit/Abort
+ * child of a P-chain proposal block).
+ */
+void dn_emit_wrapped(dn_world *w, int c, sl_ikind kind, const uint8_t *inner, size_t len, uint64_t time, bool option);
+
+/* The chain modules (each file's entry points). */
+sl_err dn_p_init(dn_world *w);     /* genesis state: allocations, validators */
+sl_err dn_p_step(dn_world *w, uint64_t until, uint32_t ntxs); /* about ntxs txs up to time `until` */
+void dn_p_free(dn_world *w);
+void dn_p_manifest(const dn_world *w, sl_jw *jw);
+
+sl_err dn_x_init(dn_world *w);
+sl_err dn_x_step(dn_world *w, uint64_t until, uint32_t ntxs);
+void dn_x_free(dn_world *w);
+void dn_x_manifest(const dn_world *w, sl_jw *jw);
+
+sl_err dn_c_init(dn_world *w);
+sl_err dn_c_step(dn_world *w, uint64_t until, uint32_t ntxs);
+void dn_c_free(dn_world *w);
+void dn_c_manifest(const dn_world *w, sl_jw *jw);
+
+#endif
