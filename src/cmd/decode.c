@@ -24,7 +24,10 @@
  *
  * --bench (hidden; bench/decode.sh drives it) decodes a file of records
  * `kind u8 | length u32be | bytes` (kinds in `bench_kinds[]`) --rounds
- * times and prints the best round per kind as one JSON object.
+ * times and prints the best round per kind as one JSON object. Each record
+ * is decoded as the indexer would, knowing its chain: the chain's decoder
+ * only, in a fresh arena, ids computed; proposervm records are unwrapped
+ * and their inner block decoded.
  *
  * Exit 0 on success; 1 on a decode error (the message and the byte offset
  * of the attempt that got furthest go to stderr); 2 on a usage error.
@@ -95,9 +98,9 @@ struct kind_def {
 	const char *name;
 	unsigned chains; /* the --chain values it is tried under */
 	decode_fn decode;
-	type_fn type;	 /* the "type" field, or NULL */
-	json_fn json;	 /* the "value" */
-	json_fn extra;	 /* keys beside "value", or NULL */
+	type_fn type;  /* the "type" field, or NULL */
+	json_fn json;  /* the "value" */
+	json_fn extra; /* keys beside "value", or NULL */
 	encode_fn encode;
 };
 
@@ -129,7 +132,10 @@ static void pblock_json(sl_jw *w, const decoded *d, const struct opts *o)
 	sl_codec_ctx ctx = sl_codec_ctx_for(net_or(o, first), "P");
 	sl_pchain_block_write_json(w, b, &ctx);
 }
-static sl_err pblock_encode(sl_buf *out, const decoded *d) { return sl_pchain_block_encode(out, &d->v.pblock); }
+static sl_err pblock_encode(sl_buf *out, const decoded *d)
+{
+	return sl_pchain_block_encode(out, &d->v.pblock);
+}
 
 static sl_err ptx_decode(sl_arena *a, const uint8_t *p, size_t n, const struct opts *o, decoded *d,
 			 sl_err_detail *e)
@@ -200,7 +206,10 @@ static void xblock_json(sl_jw *w, const decoded *d, const struct opts *o)
 	sl_codec_ctx ctx = sl_codec_ctx_for(net_or(o, b->ntxs ? b->txs[0].utx.base.network_id : 1), "X");
 	sl_xchain_block_write_json(w, b, &ctx);
 }
-static sl_err xblock_encode(sl_buf *out, const decoded *d) { return sl_xchain_block_encode(out, &d->v.xblock); }
+static sl_err xblock_encode(sl_buf *out, const decoded *d)
+{
+	return sl_xchain_block_encode(out, &d->v.xblock);
+}
 
 static sl_err vertex_decode(sl_arena *a, const uint8_t *p, size_t n, const struct opts *o, decoded *d,
 			    sl_err_detail *e)
@@ -214,11 +223,15 @@ static void vertex_json(sl_jw *w, const decoded *d, const struct opts *o)
 	sl_codec_ctx ctx = sl_codec_ctx_for(net_or(o, v->ntxs ? v->txs[0].utx.base.network_id : 1), "X");
 	sl_xchain_vertex_write_json(w, v, &ctx);
 }
-static sl_err vertex_encode(sl_buf *out, const decoded *d) { return sl_xchain_vertex_encode(out, &d->v.vertex); }
+static sl_err vertex_encode(sl_buf *out, const decoded *d)
+{
+	return sl_xchain_vertex_encode(out, &d->v.vertex);
+}
 
 /* ---- C-chain ---------------------------------------------------------------- */
 
-static sl_err atomic_decode(sl_arena *a, const uint8_t *p, size_t n, bool batched, decoded *d, sl_err_detail *e)
+static sl_err atomic_decode(sl_arena *a, const uint8_t *p, size_t n, bool batched, decoded *d,
+			    sl_err_detail *e)
 {
 	if (!n) { /* empty extData is zero txs: not worth printing as a tx */
 		*e = (sl_err_detail){ SL_ERR_TRUNCATED, "empty input", 0 };
@@ -238,7 +251,10 @@ static sl_err atomicn_decode(sl_arena *a, const uint8_t *p, size_t n, const stru
 	(void)o;
 	return atomic_decode(a, p, n, true, d, e);
 }
-static const char *atomic1_type(const decoded *d) { return sl_atomic_type_name(d->v.atomic.txs[0].utx.type_id); }
+static const char *atomic1_type(const decoded *d)
+{
+	return sl_atomic_type_name(d->v.atomic.txs[0].utx.type_id);
+}
 static void atomic1_json(sl_jw *w, const decoded *d, const struct opts *o)
 {
 	sl_codec_ctx ctx = sl_codec_ctx_for(net_or(o, d->v.atomic.txs[0].utx.network_id), "C");
@@ -249,7 +265,10 @@ static void atomicn_json(sl_jw *w, const decoded *d, const struct opts *o)
 	sl_codec_ctx ctx = sl_codec_ctx_for(net_or(o, d->v.atomic.txs[0].utx.network_id), "C");
 	sl_atomic_txs_write_json(w, &d->v.atomic, &ctx);
 }
-static sl_err atomic_encode(sl_buf *out, const decoded *d) { return sl_atomic_extdata_encode(out, &d->v.atomic); }
+static sl_err atomic_encode(sl_buf *out, const decoded *d)
+{
+	return sl_atomic_extdata_encode(out, &d->v.atomic);
+}
 
 /*
  * A coreth block; its extData is decoded in the layout the block's time
@@ -267,8 +286,8 @@ static sl_err cblock_decode(sl_arena *a, const uint8_t *p, size_t n, const struc
 	d->ext = (sl_atomic_txs){ 0 };
 	if (b->ext_data.len) {
 		bool batched = b->header.time >= sl_atomic_ap5_time(net_or(o, 1));
-		if (sl_atomic_extdata_decode(a, b->ext_data.p, b->ext_data.len, batched, &d->ext, &d->ext_err) ==
-		    SL_OK)
+		if (sl_atomic_extdata_decode(a, b->ext_data.p, b->ext_data.len, batched, &d->ext,
+					     &d->ext_err) == SL_OK)
 			d->ext_ok = true;
 		else if (sl_atomic_extdata_decode(a, b->ext_data.p, b->ext_data.len, !batched, &d->ext,
 						  &(sl_err_detail){ 0 }) == SL_OK)
@@ -287,7 +306,8 @@ static void cblock_json(sl_jw *w, const decoded *d, const struct opts *o)
 static void cblock_extra(sl_jw *w, const decoded *d, const struct opts *o)
 {
 	if (d->ext_ok) {
-		sl_codec_ctx ctx = sl_codec_ctx_for(net_or(o, d->ext.ntxs ? d->ext.txs[0].utx.network_id : 1), "C");
+		sl_codec_ctx ctx =
+			sl_codec_ctx_for(net_or(o, d->ext.ntxs ? d->ext.txs[0].utx.network_id : 1), "C");
 		sl_jw_key(w, "atomicTxs");
 		sl_atomic_txs_write_json(w, &d->ext, &ctx);
 	} else {
@@ -298,7 +318,10 @@ static void cblock_extra(sl_jw *w, const decoded *d, const struct opts *o)
 		sl_jw_strn(w, msg, m > 0 ? SL_MIN((size_t)m, sizeof msg - 1) : 0);
 	}
 }
-static sl_err cblock_encode(sl_buf *out, const decoded *d) { return sl_coreth_block_encode(&d->v.cblock, out); }
+static sl_err cblock_encode(sl_buf *out, const decoded *d)
+{
+	return sl_coreth_block_encode(&d->v.cblock, out);
+}
 
 /* ---- warp ------------------------------------------------------------------- */
 
@@ -337,7 +360,10 @@ static sl_err wpayload_decode(sl_arena *a, const uint8_t *p, size_t n, const str
 	(void)a, (void)o;
 	return sl_warp_payload_decode(p, n, &d->v.warp_payload, e);
 }
-static const char *wpayload_type(const decoded *d) { return sl_warp_payload_type_name(d->v.warp_payload.type); }
+static const char *wpayload_type(const decoded *d)
+{
+	return sl_warp_payload_type_name(d->v.warp_payload.type);
+}
 static void wpayload_json(sl_jw *w, const decoded *d, const struct opts *o)
 {
 	sl_warp_payload_write_json(w, &d->v.warp_payload, o->has_network ? sl_addr_hrp(o->network_id) : NULL);
@@ -393,7 +419,8 @@ static const struct kind_def kinds[] = {
 	{ "cchain.atomic_batch", CHAIN_C, atomicn_decode, NULL, atomicn_json, NULL, atomic_encode },
 	{ "cchain.block", CHAIN_C, cblock_decode, NULL, cblock_json, cblock_extra, cblock_encode },
 	{ "warp.message", CHAIN_WARP, warp_decode, NULL, warp_json, NULL, warp_encode },
-	{ "warp.unsigned_message", CHAIN_WARP, wunsigned_decode, NULL, wunsigned_json, NULL, wunsigned_encode },
+	{ "warp.unsigned_message", CHAIN_WARP, wunsigned_decode, NULL, wunsigned_json, NULL,
+	  wunsigned_encode },
 	{ "warp.l1_message", CHAIN_WARP, wl1_decode, wl1_type, wl1_json, NULL, wl1_encode },
 	{ "warp.payload", CHAIN_WARP, wpayload_decode, wpayload_type, wpayload_json, NULL, wpayload_encode },
 	{ "warp.conversion_data", CHAIN_WARP, wconv_decode, NULL, wconv_json, NULL, wconv_encode },
@@ -411,10 +438,11 @@ static const struct kind_def *kind_lookup(const char *name)
 
 static int usage(FILE *f)
 {
-	fprintf(f, "usage: snowline decode [--chain P|X|C] [--network-id N] [--kind KIND] [--reencode] HEX|@FILE\n"
-		   "  HEX may carry a 0x prefix and the index API's 4-byte checksum.\n"
-		   "  @FILE holds hex text or raw bytes.\n"
-		   "  --kind tries one format only:");
+	fprintf(f,
+		"usage: snowline decode [--chain P|X|C] [--network-id N] [--kind KIND] [--reencode] HEX|@FILE\n"
+		"  HEX may carry a 0x prefix and the index API's 4-byte checksum.\n"
+		"  @FILE holds hex text or raw bytes.\n"
+		"  --kind tries one format only:");
 	for (size_t i = 0; i < SL_ARRAY_LEN(kinds); i++)
 		fprintf(f, " %s", kinds[i].name);
 	fprintf(f, "\n  --reencode prints {\"kind\",\"hex\"}: the decoded value encoded again.\n");
@@ -520,7 +548,8 @@ static void note_failure(struct attempt *at, const char *kind, const sl_err_deta
 static bool decode_any(sl_arena *a, const uint8_t *p, size_t n, const struct opts *o, bool warp, decoded *d,
 		       struct attempt *at)
 {
-	unsigned chains = (o->chain == CHAIN_ANY ? CHAIN_P | CHAIN_X | CHAIN_C : o->chain) | (warp ? CHAIN_WARP : 0);
+	unsigned chains = (o->chain == CHAIN_ANY ? CHAIN_P | CHAIN_X | CHAIN_C : o->chain) |
+			  (warp ? CHAIN_WARP : 0);
 	for (size_t i = 0; i < SL_ARRAY_LEN(kinds); i++) {
 		const struct kind_def *k = &kinds[i];
 		if (o->kind ? strcmp(o->kind, k->name) != 0 : !(k->chains & chains))
@@ -591,7 +620,8 @@ static void write_proposervm_fields(sl_jw *w, const sl_proposervm_block *outer)
 }
 
 /* --reencode of a proposervm container: the wrapper around the re-encoded inner block. */
-static sl_err reencode_wrapped(const sl_proposervm_block *outer, const decoded *inner, bool inner_ok, sl_buf *out)
+static sl_err reencode_wrapped(const sl_proposervm_block *outer, const decoded *inner, bool inner_ok,
+			       sl_buf *out)
 {
 	sl_buf ib;
 	sl_buf_init(&ib, DECODE_MAX_INPUT);
@@ -675,8 +705,8 @@ static int run(const struct opts *o)
 		}
 	} else {
 		if (at.best_kind)
-			fprintf(stderr, "decode: not a valid %s: %s (%s) at byte %zu\n", at.best_kind, at.best.msg,
-				sl_err_name(at.best.code), at.best.offset);
+			fprintf(stderr, "decode: not a valid %s: %s (%s) at byte %zu\n", at.best_kind,
+				at.best.msg, sl_err_name(at.best.code), at.best.offset);
 		else
 			fprintf(stderr, "decode: nothing to try\n");
 		goto done;
@@ -704,15 +734,32 @@ done:
  * the bytes came from. Wrapped kinds are unwrapped and their inner block
  * decoded with the chain's block decoder.
  */
-enum { BK_PTX, BK_PBLOCK, BK_XTX, BK_XBLOCK, BK_CBLOCK, BK_WARP, BK_VM_P, BK_VM_X, BK_VM_C, BK__COUNT };
+enum {
+	BK_PTX,
+	BK_PTX_POP,
+	BK_PBLOCK,
+	BK_XTX,
+	BK_XBLOCK,
+	BK_CBLOCK,
+	BK_WARP,
+	BK_VM_P,
+	BK_VM_X,
+	BK_VM_C,
+	BK__COUNT
+};
 static const struct {
 	char tag;
 	const char *name;
 } bench_kinds[BK__COUNT] = {
-	[BK_PTX] = { 'P', "pchain.tx" },	  [BK_PBLOCK] = { 'B', "pchain.block" },
-	[BK_XTX] = { 'X', "xchain.tx" },	  [BK_XBLOCK] = { 'Y', "xchain.block" },
-	[BK_CBLOCK] = { 'C', "cchain.block" },	  [BK_WARP] = { 'W', "warp.message" },
-	[BK_VM_P] = { 'p', "proposervm+pchain.block" }, [BK_VM_X] = { 'x', "proposervm+xchain.block" },
+	[BK_PTX] = { 'P', "pchain.tx" },
+	[BK_PTX_POP] = { 'Q', "pchain.tx+pop" },
+	[BK_PBLOCK] = { 'B', "pchain.block" },
+	[BK_XTX] = { 'X', "xchain.tx" },
+	[BK_XBLOCK] = { 'Y', "xchain.block" },
+	[BK_CBLOCK] = { 'C', "cchain.block" },
+	[BK_WARP] = { 'W', "warp.message" },
+	[BK_VM_P] = { 'p', "proposervm+pchain.block" },
+	[BK_VM_X] = { 'x', "proposervm+xchain.block" },
 	[BK_VM_C] = { 'c', "proposervm+cchain.block" },
 };
 
@@ -729,7 +776,8 @@ static sl_err bench_one(sl_arena *a, int kind, const uint8_t *p, size_t n, sl_er
 	} v;
 	sl_err err;
 	switch (kind) {
-	case BK_PTX: return sl_pchain_tx_decode(a, p, n, &v.ptx, e);
+	case BK_PTX:
+	case BK_PTX_POP: return sl_pchain_tx_decode(a, p, n, &v.ptx, e);
 	case BK_PBLOCK: return sl_pchain_block_decode(a, p, n, &v.pb, e);
 	case BK_XTX: return sl_xchain_tx_decode(a, p, n, &v.xtx, e);
 	case BK_XBLOCK: return sl_xchain_block_decode(a, p, n, &v.xb, e);
@@ -740,8 +788,11 @@ static sl_err bench_one(sl_arena *a, int kind, const uint8_t *p, size_t n, sl_er
 		if (err != SL_OK)
 			return err;
 		sl_span in = v.vm.inner;
-		return bench_one(a, kind == BK_VM_P ? BK_PBLOCK : kind == BK_VM_X ? BK_XBLOCK : BK_CBLOCK, in.p,
-				 in.len, e);
+		return bench_one(a,
+				 kind == BK_VM_P   ? BK_PBLOCK
+				 : kind == BK_VM_X ? BK_XBLOCK
+						   : BK_CBLOCK,
+				 in.p, in.len, e);
 	}
 }
 
@@ -806,7 +857,8 @@ static int run_bench(const struct opts *o)
 				sl_err err = bench_one(&a, k, recs[i].p, recs[i].n, &e);
 				sl_arena_release(&a);
 				if (err != SL_OK) {
-					fprintf(stderr, "decode: bench record %zu (%s): %s (%s) at byte %zu\n", i,
+					fprintf(stderr,
+						"decode: bench record %zu (%s): %s (%s) at byte %zu\n", i,
 						bench_kinds[k].name, e.msg, sl_err_name(e.code), e.offset);
 					goto done;
 				}

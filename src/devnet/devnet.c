@@ -169,6 +169,16 @@ const char *sl_devnet_chain_id(const sl_devnet *d, char chain)
 	return d->chain_ids[chain == 'P' ? DN_P : chain == 'X' ? DN_X : DN_C];
 }
 
+void sl_devnet_chain_id_of(const char *seed, char chain, char out[64])
+{
+	uint8_t id[32] = { 0 };
+	if (chain == 'X')
+		derive(seed ? seed : "snowline", "X-chain", 0, id);
+	else if (chain == 'C')
+		derive(seed ? seed : "snowline", "C-chain", 0, id);
+	sl_cb58_id(out, id);
+}
+
 /* One step of the timeline: each chain in a fixed order, with its share of txs. */
 static sl_err step(dn_world *w, uint64_t until, uint32_t ntxs)
 {
