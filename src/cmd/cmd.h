@@ -12,5 +12,6 @@
 
 int cmd_node(int argc, char **argv);
 int cmd_decode(int argc, char **argv);
+int cmd_devnet(int argc, char **argv);
 
 #endif

@@ -19,9 +19,10 @@
 typedef struct node_opts {
 	const char *http_host, *data_dir, *profile_dir, *plugin_dir, *log_dir, *log_level, *log_display_level;
 	const char *import, *follow, *compat, *allowed_hosts, *allowed_origins, *config_file;
-	const char *x_chain_id, *c_chain_id;
+	const char *x_chain_id, *c_chain_id, *devnet_seed;
 	uint64_t http_port, network_id, http_max_body, http_threads, follow_poll_ms;
-	bool index_enabled, index_allow_incomplete, admin_enabled, help;
+	uint64_t devnet_txs, devnet_accounts, devnet_validators, devnet_start_time, devnet_interval_ms;
+	bool index_enabled, index_allow_incomplete, admin_enabled, devnet, help;
 } node_opts;
 
 #define O(f) offsetof(node_opts, f)
@@ -48,6 +49,13 @@ static const sl_opt opts[] = {
 	{ "import", SL_OPT_STR, O(import), NULL, 0, "container log to import at start (docs/node.md)" },
 	{ "follow", SL_OPT_STR, O(follow), NULL, 0, "URL of an upstream node whose indexes to mirror" },
 	{ "follow-poll-ms", SL_OPT_U64, O(follow_poll_ms), "500", 3600000, "how often to ask the upstream for more" },
+	{ "devnet", SL_OPT_BOOL, O(devnet), "false", 0, "containers come from the devnet generator (docs/devnet.md)" },
+	{ "devnet-seed", SL_OPT_STR, O(devnet_seed), "snowline", 0, "the seed the devnet's history follows from" },
+	{ "devnet-txs", SL_OPT_U64, O(devnet_txs), "5000", 100000000, "about how many txs the devnet history holds" },
+	{ "devnet-accounts", SL_OPT_U64, O(devnet_accounts), "64", 100000, "funded secp256k1 keys of the devnet" },
+	{ "devnet-validators", SL_OPT_U64, O(devnet_validators), "5", 1000, "genesis validators of the devnet" },
+	{ "devnet-start-time", SL_OPT_U64, O(devnet_start_time), "1704067200", UINT32_MAX, "unix time of the devnet's first block" },
+	{ "devnet-interval-ms", SL_OPT_U64, O(devnet_interval_ms), "2000", 3600000, "live block period of the devnet (0: history only)" },
 	{ "compat", SL_OPT_STR, O(compat), "spec", 0, "'spec', or 'upstream' for avalanchego's behaviour where they differ" },
 	{ "help", SL_OPT_BOOL, O(help), NULL, 0, "show this help" },
 };
@@ -114,6 +122,31 @@ int cmd_node(int argc, char **argv)
 		.chain_id = { NULL, o.x_chain_id, o.c_chain_id },
 	};
 	int rc = 2;
+	char devnet_ids[2][64];
+	if (o.devnet) {
+		/* The devnet's chains have ids of their own, derived from the seed. */
+		nc.devnet = true;
+		nc.devnet_cfg = (sl_devnet_config){ .seed = o.devnet_seed, .txs = o.devnet_txs,
+						    .network_id = (uint32_t)o.network_id,
+						    .start_time = o.devnet_start_time,
+						    .accounts = (uint32_t)o.devnet_accounts,
+						    .validators = (uint32_t)o.devnet_validators };
+		nc.devnet_interval_ms = (unsigned)o.devnet_interval_ms;
+		/* A devnet is a local network: mainnet's and Fuji's ids become 12345. */
+		if (o.network_id == 1 || o.network_id == 5)
+			nc.network_id = 12345;
+		nc.devnet_cfg.network_id = nc.network_id;
+		sl_devnet_chain_id_of(o.devnet_seed, 'X', devnet_ids[0]);
+		sl_devnet_chain_id_of(o.devnet_seed, 'C', devnet_ids[1]);
+		if (!nc.chain_id[1])
+			nc.chain_id[1] = devnet_ids[0];
+		if (!nc.chain_id[2])
+			nc.chain_id[2] = devnet_ids[1];
+		if (nc.import_path || nc.follow_url) {
+			fprintf(stderr, "snowline node: --devnet cannot be combined with --import or --follow\n");
+			goto out;
+		}
+	}
 	if (!parse_level(o.log_level, &nc.log_level)) {
 		fprintf(stderr, "snowline node: --log-level: unknown log level '%s'\n", o.log_level);
 		goto out;

@@ -27,6 +27,8 @@ struct sl_devnet {
 	bool history_done;
 };
 
+dn_world *dn_world_of(sl_devnet *d) { return &d->w; }
+
 static void derive(const char *seed, const char *what, uint32_t i, uint8_t out[32])
 {
 	char msg[512];
@@ -136,7 +138,8 @@ sl_devnet *sl_devnet_new(const sl_devnet_config *cfg, char err[256])
 		sl_cb58_id(d->chain_ids[c], w->chain[c].id);
 	}
 	sl_err e;
-	if ((e = dn_p_init(w)) || (e = dn_x_init(w)) || (e = dn_c_init(w))) {
+	/* P last: its genesis stakers' rewards depend on the whole genesis supply. */
+	if ((e = dn_x_init(w)) || (e = dn_c_init(w)) || (e = dn_p_init(w))) {
 		snprintf(err, 256, "genesis: %s", sl_err_name(e));
 		goto fail;
 	}

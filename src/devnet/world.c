@@ -170,6 +170,9 @@ void dn_emit(dn_world *w, sl_ikind kind, const uint8_t id[32], uint64_t time, co
 	snprintf(nm, sizeof nm, "%s/%llu", names[kind], (unsigned long long)w->emitted[kind]);
 	dn_rng_init(&r, w->seed, nm);
 	int64_t ts = (int64_t)time * 1000000000 + (int64_t)dn_rng_range(&r, 50, 950) * 1000000;
+	if (ts <= w->last_ts[kind])
+		ts = w->last_ts[kind] + 1000000; /* 1 ms after the previous container of this index */
+	w->last_ts[kind] = ts;
 	w->sink_err = w->sink(w->sink_ctx, kind, id, ts, bytes, len);
 	w->emitted[kind]++;
 }

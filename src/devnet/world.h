@@ -119,10 +119,14 @@ typedef struct dn_world {
 	void *sink_ctx;
 	sl_err sink_err;
 	uint64_t emitted[SL_IDX__COUNT];
+	int64_t last_ts[SL_IDX__COUNT]; /* acceptance times only increase within an index */
 	struct dn_pstate *p;     /* pchain.c's own state */
 	struct dn_xstate *x;     /* xchain.c's */
 	struct dn_cstate *c;     /* cchain.c's */
 } dn_world;
+
+/* The world inside a devnet handle (for tests that check it against what was emitted). */
+dn_world *dn_world_of(sl_devnet *d);
 
 /* Fee in nAVAX for a tx of this chain and codec type id. */
 uint64_t dn_fee(const dn_world *w, int chain, uint32_t type_id);

@@ -129,6 +129,7 @@ size_t sl_path_clean(const char *p, char *out, size_t cap);
 /* sources */
 sl_err sl_import_file(sl_node *n, const char *path, char err[256]);
 void *sl_follow_main(void *arg);
+void *sl_devnet_main(void *arg);
 
 /* plugins.c */
 void sl_vms_release(sl_node *n);

@@ -261,6 +261,8 @@ static void *source_main(void *arg)
 			atomic_fetch_add(&n->source_errors, 1);
 		}
 	}
+	if (n->cfg.devnet)
+		return sl_devnet_main(n);
 	if (n->cfg.follow_url)
 		return sl_follow_main(n);
 	atomic_store(&n->source_caught_up, true);
@@ -280,7 +282,7 @@ int sl_node_run(sl_node *n, volatile sig_atomic_t *stop)
 		.handler = sl_node_http_handle,
 		.ctx = n,
 	};
-	if (!n->cfg.import_path && !n->cfg.follow_url)
+	if (!n->cfg.import_path && !n->cfg.follow_url && !n->cfg.devnet)
 		atomic_store(&n->source_caught_up, true);
 	else if (pthread_create(&n->source_thread, NULL, source_main, n) == 0)
 		n->source_running = true;

@@ -20,6 +20,7 @@
 #include <signal.h>
 #include <stdatomic.h>
 
+#include "devnet/devnet.h"
 #include "http/server.h"
 #include "node/jsonrpc.h"
 #include "store/containers.h"
@@ -47,6 +48,9 @@ typedef struct sl_node_config {
 	const char *allowed_hosts;   /* comma-separated; "*" allows all */
 	const char *allowed_origins; /* comma-separated; "*" allows all */
 	const char *chain_id[3];     /* P, X, C chain ids (cb58); NULL = the network's */
+	bool devnet;                 /* containers come from the devnet generator */
+	sl_devnet_config devnet_cfg;
+	unsigned devnet_interval_ms; /* live step period; 0 = history only */
 } sl_node_config;
 
 typedef struct sl_node sl_node;
