@@ -9,7 +9,8 @@ cd "$(dirname "$0")/.."
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 SUITES=${SUITES:-unit fuzz e2e}
-pass=0 fail=0 failed=()
+pass=0 fail=0 failed=()   # suites
+cases_pass=0 cases_fail=0 # individual tests inside the suites
 note() { printf '%s\n' "$*"; }
 record() { # name rc
 	if [ "$2" = 0 ]; then pass=$((pass + 1)); note "ok   $1"; else fail=$((fail + 1)); failed+=("$1"); note "FAIL $1"; fi
@@ -23,6 +24,10 @@ if [[ " $SUITES " == *" unit "* ]]; then
 		"$t" >"$log" 2>&1; rc=$?
 		[ $rc = 0 ] || cat "$log"
 		grep -E '^\[  (PASSED|FAILED)  \]' "$log" | sed "s|^|  $(basename "$t"): |"
+		p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -1)
+		f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -1)
+		[ $rc = 0 ] || [ -n "$f" ] || f=1
+		cases_pass=$((cases_pass + ${p:-0})); cases_fail=$((cases_fail + ${f:-0}))
 		record "unit/$(basename "$t")" $rc
 	done
 fi
@@ -36,6 +41,7 @@ if [[ " $SUITES " == *" fuzz "* ]]; then
 		out=$("$r" "$dir" 2>&1); rc=$?
 		note "  $name: $(printf '%s' "$out" | tail -1)"
 		[ $rc = 0 ] || printf '%s\n' "$out" | tail -40
+		if [ $rc = 0 ]; then cases_pass=$((cases_pass + 1)); else cases_fail=$((cases_fail + 1)); fi
 		record "fuzz/$name" $rc
 	done
 fi
@@ -56,11 +62,16 @@ if [[ " $SUITES " == *" e2e "* ]]; then
 		node --test --test-reporter=spec "$f" >"$log" 2>&1; rc=$?
 		grep -E '^ *(✔|✖|ℹ (tests|pass|fail))' "$log" | sed 's/^/  /' | grep -v '^ *✔' | head -60
 		[ $rc = 0 ] || grep -B2 -A25 -E '✖' "$log" | head -150
+		np=$(sed -n 's/^ℹ pass \([0-9]*\)$/\1/p' "$log" | tail -1)
+		nf=$(sed -n 's/^ℹ fail \([0-9]*\)$/\1/p' "$log" | tail -1)
+		[ $rc = 0 ] || [ "${nf:-0}" != 0 ] || nf=1
+		cases_pass=$((cases_pass + ${np:-0})); cases_fail=$((cases_fail + ${nf:-0}))
 		record "e2e/$(basename "$f")" $rc
 	done
 fi
 
 note ""
 [ ${#failed[@]} = 0 ] || note "failed: ${failed[*]}"
-note "tests: $pass passed, $fail failed"
+note "suites: $pass passed, $fail failed"
+note "tests: $cases_pass passed, $cases_fail failed"
 [ $fail = 0 ]
