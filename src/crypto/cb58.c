@@ -4,6 +4,7 @@
 #include <stdlib.h>
 
 #include "crypto/hash.h"
+#include "util/gofmt.h"
 
 static const char alphabet[] = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
 
@@ -100,26 +101,6 @@ size_t sl_cb58_id(char out[64], const uint8_t id[32])
 	return b.len;
 }
 
-/* Go's %q of a rune that is ASCII (the only kind that reaches here). */
-static void quote_rune(char out[12], unsigned char c)
-{
-	switch (c) {
-	case '\a': snprintf(out, 12, "'\\a'"); return;
-	case '\b': snprintf(out, 12, "'\\b'"); return;
-	case '\f': snprintf(out, 12, "'\\f'"); return;
-	case '\n': snprintf(out, 12, "'\\n'"); return;
-	case '\r': snprintf(out, 12, "'\\r'"); return;
-	case '\t': snprintf(out, 12, "'\\t'"); return;
-	case '\v': snprintf(out, 12, "'\\v'"); return;
-	case '\\': snprintf(out, 12, "'\\\\'"); return;
-	case '\'': snprintf(out, 12, "'\\''"); return;
-	}
-	if (c < 0x20 || c == 0x7f)
-		snprintf(out, 12, "'\\x%02x'", c);
-	else
-		snprintf(out, 12, "'%c'", c);
-}
-
 static sl_err base58_decode(const char *s, size_t slen, uint8_t **out, size_t *outlen, const char **msg,
 			    char msgbuf[96])
 {
@@ -142,8 +123,8 @@ static sl_err base58_decode(const char *s, size_t slen, uint8_t **out, size_t *o
 			return SL_ERR_INVALID;
 		}
 		if (map[c] < 0) {
-			char q[12];
-			quote_rune(q, c);
+			char q[16];
+			sl_go_quote_char(q, c);
 			snprintf(msgbuf, 96, "base58 decoding error: invalid base58 digit (%s)", q);
 			*msg = msgbuf;
 			return SL_ERR_INVALID;

@@ -12,6 +12,16 @@ int64_t sl_now_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+void sl_node_sleep_ms(sl_node *n, unsigned ms)
+{
+	while (ms && !(n->stop && *n->stop)) {
+		unsigned step = ms < 50 ? ms : 50;
+		struct timespec ts = { 0, (long)step * 1000000 };
+		nanosleep(&ts, NULL);
+		ms -= step;
+	}
+}
+
 void sl_write_hex_checksum(sl_buf *b, const uint8_t *p, size_t n)
 {
 	uint8_t sum[4];

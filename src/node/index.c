@@ -172,7 +172,8 @@ out:
 	return rc;
 }
 
-static int get_index(sl_rpc_call *c)
+/* getIndex and isAccepted: the position of an id, or whether it has one. */
+static int id_position(sl_rpc_call *c, bool as_bool)
 {
 	const sl_index_ctx *ix;
 	sl_cstore_rd *rd = begin(c, &ix);
@@ -181,12 +182,15 @@ static int get_index(sl_rpc_call *c)
 	uint64_t i;
 	int rc = -1;
 	sl_err e = sl_cstore_index_of(rd, ix->kind, c->args[0].id, &i);
-	if (e)
+	if (e && !(as_bool && e == SL_ERR_NOT_FOUND)) {
 		sl_rpc_fail_err(c, e, "couldn't get index");
-	else {
+	} else {
 		sl_jw_obj(c->w);
-		sl_jw_key(c->w, "index");
-		sl_jw_u64s(c->w, i);
+		sl_jw_key(c->w, as_bool ? "isAccepted" : "index");
+		if (as_bool)
+			sl_jw_bool(c->w, e == SL_OK);
+		else
+			sl_jw_u64s(c->w, i);
 		sl_jw_obj_end(c->w);
 		rc = 0;
 	}
@@ -194,27 +198,8 @@ static int get_index(sl_rpc_call *c)
 	return rc;
 }
 
-static int is_accepted(sl_rpc_call *c)
-{
-	const sl_index_ctx *ix;
-	sl_cstore_rd *rd = begin(c, &ix);
-	if (!rd)
-		return -1;
-	uint64_t i;
-	int rc = -1;
-	sl_err e = sl_cstore_index_of(rd, ix->kind, c->args[0].id, &i);
-	if (e && e != SL_ERR_NOT_FOUND)
-		sl_rpc_fail_err(c, e, "couldn't get index");
-	else {
-		sl_jw_obj(c->w);
-		sl_jw_key(c->w, "isAccepted");
-		sl_jw_bool(c->w, e == SL_OK);
-		sl_jw_obj_end(c->w);
-		rc = 0;
-	}
-	sl_cstore_rd_end(rd);
-	return rc;
-}
+static int get_index(sl_rpc_call *c) { return id_position(c, false); }
+static int is_accepted(sl_rpc_call *c) { return id_position(c, true); }
 
 const sl_rpc_method sl_index_methods[] = {
 	{ "GetLastAccepted", get_last_accepted, { { "encoding", SL_RPC_ENCODING } }, 1 },

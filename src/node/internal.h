@@ -88,6 +88,8 @@ struct sl_node {
 };
 
 int64_t sl_now_ns(void);
+/* Sleep up to ms, waking early when the node is told to stop. */
+void sl_node_sleep_ms(sl_node *n, unsigned ms);
 
 /* Handlers and service tables from each file. */
 void sl_node_http_handle(void *ctx, const sl_http_req *req, sl_http_resp *resp);

@@ -9,6 +9,7 @@
 #include <wctype.h>
 
 #include "crypto/cb58.h"
+#include "util/gofmt.h"
 #include "util/jsonv.h"
 #include "util/limits.h"
 #include "util/log.h"
@@ -26,31 +27,6 @@ typedef struct rpc_req {
 	sl_span params, id;
 	const char *type_err;   /* first "cannot unmarshal" error, if any */
 } rpc_req;
-
-/* Go's strconv.Quote, enough for method names: printable UTF-8 kept, the rest escaped. */
-void sl_go_quote(sl_buf *b, const char *s, size_t n)
-{
-	sl_buf_addc(b, '"');
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-		switch (c) {
-		case '"': sl_buf_adds(b, "\\\""); continue;
-		case '\\': sl_buf_adds(b, "\\\\"); continue;
-		case '\a': sl_buf_adds(b, "\\a"); continue;
-		case '\b': sl_buf_adds(b, "\\b"); continue;
-		case '\f': sl_buf_adds(b, "\\f"); continue;
-		case '\n': sl_buf_adds(b, "\\n"); continue;
-		case '\r': sl_buf_adds(b, "\\r"); continue;
-		case '\t': sl_buf_adds(b, "\\t"); continue;
-		case '\v': sl_buf_adds(b, "\\v"); continue;
-		}
-		if (c < 0x20 || c == 0x7f)
-			sl_buf_addf(b, "\\x%02x", c);
-		else
-			sl_buf_addc(b, (char)c);
-	}
-	sl_buf_addc(b, '"');
-}
 
 /* The request object echoed as error data: Go's marshalling of serverRequest. */
 static void write_request(sl_buf *b, const rpc_req *r)
@@ -154,6 +130,18 @@ static const char *decode_request(const sl_http_req *req, rpc_req *r, char msg[1
 
 static bool raw_is(sl_span raw, const char *s) { return sl_span_eq(raw, s); }
 
+/* A JSON string's text, unquoted Go's way, NUL-terminated in the arena. */
+static const char *unquote_to_arena(sl_span raw, sl_arena *a, size_t *len)
+{
+	sl_buf b;
+	sl_buf_init(&b, SL_JSON_UNQUOTE_MAX(raw.len));
+	sl_json_unquote(raw, &b);
+	const char *s = b.err ? NULL : sl_arena_strndup(a, sl_buf_str(&b), b.len);
+	*len = b.len;
+	sl_buf_release(&b);
+	return s;
+}
+
 bool sl_rpc_arg_decode(sl_rpc_type t, sl_span raw, sl_arena *a, sl_rpc_val *v)
 {
 	sl_jtype jt = sl_json_type(raw);
@@ -163,12 +151,7 @@ bool sl_rpc_arg_decode(sl_rpc_type t, sl_span raw, sl_arena *a, sl_rpc_val *v)
 			return true;
 		if (jt != SL_JT_STRING)
 			return false;
-		sl_buf b;
-		sl_buf_init(&b, SL_JSON_UNQUOTE_MAX(raw.len));
-		sl_json_unquote(raw, &b);
-		v->s = sl_arena_strndup(a, sl_buf_str(&b), b.len);
-		v->slen = b.len;
-		sl_buf_release(&b);
+		v->s = unquote_to_arena(raw, a, &v->slen);
 		v->set = v->s != NULL;
 		return v->s != NULL;
 	}
@@ -227,13 +210,10 @@ bool sl_rpc_arg_decode(sl_rpc_type t, sl_span raw, sl_arena *a, sl_rpc_val *v)
 			return true;
 		if (jt != SL_JT_STRING)
 			return false;
-		sl_buf b;
-		sl_buf_init(&b, SL_JSON_UNQUOTE_MAX(raw.len));
-		sl_json_unquote(raw, &b);
+		size_t len = 0;
+		const char *name = unquote_to_arena(raw, a, &len);
 		sl_level lv;
-		bool ok = sl_level_parse(sl_buf_str(&b), b.len, &lv);
-		sl_buf_release(&b);
-		if (!ok)
+		if (!name || !sl_level_parse(name, len, &lv))
 			return false;
 		v->enc = lv;
 		v->set = true;

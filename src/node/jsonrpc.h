@@ -17,6 +17,7 @@
 #define SL_NODE_JSONRPC_H
 
 #include "http/server.h"
+#include "util/gofmt.h"
 #include "util/jw.h"
 
 /* Argument types, each decoded as the avalanchego type of the same role. */
@@ -89,9 +90,6 @@ int sl_rpc_fail(sl_rpc_call *c, const char *fmt, ...) SL_PRINTF(2, 3);
 int sl_rpc_fail_args(sl_rpc_call *c);
 /* Fail from an sl_err: the one mapping of our error enum to JSON-RPC. */
 int sl_rpc_fail_err(sl_rpc_call *c, sl_err e, const char *detail);
-
-/* Go's strconv.Quote (for names inside error texts), appended to b. */
-void sl_go_quote(sl_buf *b, const char *s, size_t n);
 
 /* Exposed for the fuzz target and unit tests: decode one argument value. */
 SL_MUST_USE bool sl_rpc_arg_decode(sl_rpc_type t, sl_span raw, sl_arena *a, sl_rpc_val *v);

@@ -7,7 +7,6 @@
  */
 #include "node/internal.h"
 
-#include <ctype.h>
 #include <dirent.h>
 #include <dlfcn.h>
 #include <errno.h>
@@ -98,10 +97,8 @@ static int load_vms(sl_rpc_call *c)
 	sl_node *n = c->ctx;
 	DIR *d = opendir(n->plugin_dir);
 	if (!d) {
-		/* Go spells errno texts with a lower-case first letter. */
 		char e[128];
-		snprintf(e, sizeof e, "%s", strerror(errno));
-		e[0] = (char)tolower((unsigned char)e[0]);
+		sl_go_errno(e, errno);
 		return sl_rpc_fail(c, "open %s: %s", n->plugin_dir, e);
 	}
 	/* Read and sort names first: the result must not depend on readdir order. */

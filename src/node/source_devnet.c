@@ -43,16 +43,6 @@ static void write_manifest(sl_node *n, sl_devnet *d)
 	sl_buf_release(&b);
 }
 
-static void sleep_ms(sl_node *n, unsigned ms)
-{
-	while (ms && !*n->stop) {
-		unsigned step = ms < 50 ? ms : 50;
-		struct timespec ts = { 0, (long)step * 1000000 };
-		nanosleep(&ts, NULL);
-		ms -= step;
-	}
-}
-
 void *sl_devnet_main(void *arg)
 {
 	sl_node *n = arg;
@@ -90,7 +80,7 @@ void *sl_devnet_main(void *arg)
 	       (unsigned long long)bt.added, n->cfg.devnet_interval_ms);
 	atomic_store(&n->source_caught_up, true);
 	while (!*n->stop && n->cfg.devnet_interval_ms) {
-		sleep_ms(n, n->cfg.devnet_interval_ms);
+		sl_node_sleep_ms(n, n->cfg.devnet_interval_ms);
 		if (*n->stop)
 			break;
 		e = sl_devnet_step(d, n->cfg.devnet_interval_ms / 1000 + 1, sink, &bt);

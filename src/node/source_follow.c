@@ -24,16 +24,6 @@
 
 typedef enum { PULL_MORE, PULL_CAUGHT_UP, PULL_ABSENT, PULL_ERROR } pull_result;
 
-static void sleep_ms(sl_node *n, unsigned ms)
-{
-	while (ms && !*n->stop) {
-		unsigned step = ms < 50 ? ms : 50;
-		struct timespec ts = { 0, (long)step * 1000000 };
-		nanosleep(&ts, NULL);
-		ms -= step;
-	}
-}
-
 static void set_error(sl_node *n, const char *msg)
 {
 	if (strcmp(n->source_error, msg))
@@ -182,7 +172,7 @@ void *sl_follow_main(void *arg)
 			}
 		}
 		if (failed) {
-			sleep_ms(n, backoff);
+			sl_node_sleep_ms(n, backoff);
 			backoff = backoff * 2 > 5000 ? 5000 : backoff * 2;
 			continue;
 		}
@@ -191,7 +181,7 @@ void *sl_follow_main(void *arg)
 			SL_LOG(n->log_source, SL_INFO, "caught up with %s", n->cfg.follow_url);
 			atomic_store(&n->source_caught_up, true);
 		}
-		sleep_ms(n, n->cfg.follow_poll_ms ? n->cfg.follow_poll_ms : 500);
+		sl_node_sleep_ms(n, n->cfg.follow_poll_ms ? n->cfg.follow_poll_ms : 500);
 	}
 	sl_buf_release(&resp);
 	sl_http_client_free(hc);

@@ -2,6 +2,7 @@
 
 #include <stdio.h>
 
+#include "util/gofmt.h"
 #include "util/limits.h"
 
 /* ---- the scanner: Go's state machine, written as a loop over states ---- */
@@ -22,41 +23,10 @@ enum { CTX_NONE, CTX_KEY, CTX_OBJ_VALUE, CTX_ARR_VALUE };
 static bool is_space(unsigned char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
 static bool is_hex(unsigned char c) { return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f'); }
 
-/* Go's quoteChar: the offending byte as Go shows it. */
-static void quote_char(char out[16], unsigned char c)
-{
-	if (c == '\'') {
-		snprintf(out, 16, "'\\''");
-		return;
-	}
-	if (c == '"') {
-		snprintf(out, 16, "'\"'");
-		return;
-	}
-	switch (c) {
-	case '\a': snprintf(out, 16, "'\\a'"); return;
-	case '\b': snprintf(out, 16, "'\\b'"); return;
-	case '\f': snprintf(out, 16, "'\\f'"); return;
-	case '\n': snprintf(out, 16, "'\\n'"); return;
-	case '\r': snprintf(out, 16, "'\\r'"); return;
-	case '\t': snprintf(out, 16, "'\\t'"); return;
-	case '\v': snprintf(out, 16, "'\\v'"); return;
-	case '\\': snprintf(out, 16, "'\\\\'"); return;
-	}
-	if (c < 0x20 || c == 0x7f)
-		snprintf(out, 16, "'\\x%02x'", c);
-	else if (c < 0x80)
-		snprintf(out, 16, "'%c'", c);
-	else if (c < 0xa0 || c == 0xad)
-		snprintf(out, 16, "'\\u%04x'", c); /* not printable in Go's tables */
-	else /* Latin-1 rune U+00A0..U+00FF, printed as UTF-8 */
-		snprintf(out, 16, "'%c%c'", 0xc0 | (c >> 6), 0x80 | (c & 0x3f));
-}
-
 static sl_err syntax(char msg[128], unsigned char c, const char *context)
 {
 	char q[16];
-	quote_char(q, c);
+	sl_go_quote_char(q, c);
 	snprintf(msg, 128, "invalid character %s %s", q, context);
 	return SL_ERR_INVALID;
 }
