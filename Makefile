@@ -98,10 +98,10 @@ test: build/snowline build/asan/snowline $(PLUGINS) $(TESTS) $(REPLAYERS)
 fuzz: $(FUZZERS)
 	@./scripts/fuzz.sh $(FUZZ_SECONDS)
 
-# The main job: the node on :9650 with its index on, data under ./data.
+# The main job: a devnet node on :9650 (index on, history then live blocks), data under ./data.
 run: build/snowline $(PLUGINS)
 	@mkdir -p data/plugins && cp $(PLUGINS) data/plugins/
-	./build/snowline node --index-enabled --data-dir data $(ARGS)
+	./build/snowline devnet --data-dir data $(ARGS)
 
 bench: build/snowline
 	@./bench/run.sh
