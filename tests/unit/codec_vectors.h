@@ -19,7 +19,7 @@
 static SL_UNUSED json_t *vec_load(const char *name)
 {
 	char path[1024];
-	const char *dirs[] = { getenv("SNOWLINE_VECTORS"), "../shared/vectors", "/work/shared/vectors" };
+	const char *dirs[] = { getenv("SNOWLINE_VECTORS"), "../shared/vectors" };
 	for (size_t i = 0; i < SL_ARRAY_LEN(dirs); i++) {
 		if (!dirs[i])
 			continue;
