@@ -726,11 +726,16 @@ static void atomic_sign(dn_world *w, c_block *b, sl_atomic_tx *tx, const uint32_
 	sl_buf_release(&u);
 }
 
-/* A UTXO an import can spend: one owner, threshold 1, AVAX transfer, unlocked, worth more than the fee. */
+/*
+ * A UTXO an import at block time t can spend: one owner, threshold 1, AVAX
+ * transfer, unlocked, worth more than the fee, and exported by a container
+ * accepted before t (the source chain may have run ahead of this one).
+ */
 static bool importable(const dn_world *w, const dn_utxo *u, uint64_t t)
 {
 	return !u->spent && u->type_id == 7 && u->nowners == 1 && u->threshold == 1 && u->locktime <= t &&
-	       u->amount > dn_fee(w, DN_C, SL_ATOMIC_IMPORT_TX) && !memcmp(u->asset_id, w->avax, 32);
+	       u->avail < t && u->amount > dn_fee(w, DN_C, SL_ATOMIC_IMPORT_TX) &&
+	       !memcmp(u->asset_id, w->avax, 32);
 }
 
 /* Skip the spent and never-importable entries at the front of shared[DN_C][src]; true if one is left in reach. */
@@ -872,7 +877,9 @@ static bool make_export(dn_world *w, c_block *b, int dst)
 	if (b->err)
 		return false;
 	/* coreth's ExportTx.UTXOs: output i of the tx is UTXO (txID, i) in dst's shared memory */
-	dn_utxo u = { .index = 0, .type_id = 7, .amount = amount, .threshold = 1, .nowners = 1 };
+	dn_utxo u = {
+		.index = 0, .type_id = 7, .amount = amount, .threshold = 1, .nowners = 1, .avail = b->time
+	};
 	memcpy(u.tx_id, tx->id, 32);
 	memcpy(u.asset_id, w->avax, 32);
 	u.owners[0] = owner;

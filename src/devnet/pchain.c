@@ -22,7 +22,7 @@
  *     (rewards.h) and added to the supply; an Abort takes it back;
  *   - stake returns to the staker tx's id at indices len(outs) + i; the
  *     validation (or delegation) reward follows at len(outs) + len(stake),
- *     the accrued delegatee fees of a validator that started after Cortina
+ *     the accrued delegatee fees of a validator that started at or after Cortina
  *     next (or at len(outs) + len(stake) on an Abort); before Cortina the
  *     delegatee's fee is paid at the delegator's reward, at the next index;
  *   - fees are dn_fee()'s static fees; L1 validator balances leave the UTXO
@@ -123,6 +123,8 @@ struct dn_pstate {
 	dn_rng rng;
 	dn_reward_config rc;
 	uint8_t genesis_id[32];
+	dn_utxos genesis;        /* the genesis allocations, as made (the ledger drops them once spent) */
+	uint32_t ngenesis_val;   /* the genesis validators: st[0 .. ngenesis_val) */
 	p_staker *st;
 	size_t nst, capst;
 	p_heap_ent *heap;
@@ -752,7 +754,11 @@ sl_err dn_p_init(dn_world *w)
 		total += amt;
 	}
 
+	if (!dn_utxos_copy(&p->genesis, &w->utxos[DN_P]))
+		return SL_ERR_NOMEM;
+
 	/* Genesis validators: AddValidatorTx records with one stake output and no other outputs. */
+	p->ngenesis_val = nval;
 	for (uint32_t i = 0; i < nval; i++) {
 		int32_t si = staker_new(p);
 		if (si < 0)
@@ -788,6 +794,7 @@ void dn_p_free(dn_world *w)
 	struct dn_pstate *p = w->p;
 	if (!p)
 		return;
+	free(p->genesis.v);
 	free(p->st);
 	free(p->heap);
 	free(p->subvals);
@@ -1072,9 +1079,11 @@ static bool tx_export(p_build *b, uint64_t t, int dst)
 		b_abandon(b);
 		return false;
 	}
+	/* Accepted with its block, at t: importers take it from the next second on. */
+	for (uint32_t i = 0; i < b->nouts[L_EXPORT]; i++)
+		b->outs[L_EXPORT][i].u.avail = t;
 	b->export_dst = dst;
 	b->tx->utx.chain = w->chain[dst].id;
-	(void)t;
 	return b_finish(b);
 }
 
@@ -1093,7 +1102,8 @@ static bool tx_import(p_build *b, uint64_t t, int src)
 	for (size_t i = 0; i < n && b->nimp < 3; i++) {
 		dn_utxo *u = &set->v[(off + i) % n];
 		if (u->spent || u->nowners != 1 || u->threshold != 1 || u->type_id != SL_T_SECP_TRANSFER_OUTPUT ||
-		    u->locktime > t || memcmp(u->asset_id, w->avax, 32) || (owner >= 0 && u->owners[0] != owner))
+		    u->locktime > t || u->avail >= t || memcmp(u->asset_id, w->avax, 32) ||
+		    (owner >= 0 && u->owners[0] != owner))
 			continue;
 		owner = u->owners[0];
 		total += u->amount;
@@ -1954,7 +1964,8 @@ static sl_err reward_block(dn_world *w)
 					goto out;
 				s->paid_reward = mine;
 			}
-			if (fee && v->start > w->params.cortina_time) {
+			/* Accrued from Cortina on: avalanchego's !start.Before(cortinaTime). */
+			if (fee && v->start >= w->params.cortina_time) {
 				v->accrued += fee;
 			} else if (fee) {
 				if (!ledger_add(w, s->tx_id, at, fee, &v->delegation, 0))
@@ -2189,6 +2200,61 @@ static void jw_staker(sl_jw *j, const dn_world *w, const struct dn_pstate *p, co
 	sl_jw_obj_end(j);
 }
 
+/*
+ * What a replay starts from besides the containers: the genesis allocations
+ * and the genesis validators (their stake comes back at (txId, i), their
+ * rewards follow, as for any staker without base outputs).
+ */
+static void jw_genesis(sl_jw *j, const dn_world *w, const struct dn_pstate *p)
+{
+	sl_jw_obj(j);
+	sl_jw_key(j, "utxos");
+	sl_jw_arr(j);
+	for (size_t i = 0; i < p->genesis.n; i++)
+		dn_jw_utxo(w, j, DN_P, &p->genesis.v[i]);
+	sl_jw_arr_end(j);
+	sl_jw_key(j, "validators");
+	sl_jw_arr(j);
+	for (uint32_t i = 0; i < p->ngenesis_val && i < p->nst; i++) {
+		const p_staker *s = &p->st[i];
+		sl_jw_obj(j);
+		sl_jw_key(j, "txId");
+		sl_jw_cb58(j, s->tx_id, 32);
+		sl_jw_key(j, "nodeId");
+		jw_text(j, nodeid_fn, NULL, w->nodes[s->node].node_id);
+		sl_jw_key(j, "startTime");
+		sl_jw_u64(j, s->start);
+		sl_jw_key(j, "endTime");
+		sl_jw_u64(j, s->end);
+		sl_jw_key(j, "weight");
+		sl_jw_u64s(j, s->weight);
+		sl_jw_key(j, "delegationFee");
+		sl_jw_u64(j, s->shares);
+		sl_jw_key(j, "stake");
+		sl_jw_arr(j);
+		for (uint32_t k = 0; k < s->nstake; k++) {
+			sl_jw_obj(j);
+			sl_jw_key(j, "outputIndex");
+			sl_jw_u64(j, s->nouts + k);
+			sl_jw_key(j, "amount");
+			sl_jw_u64s(j, s->stake[k].amount);
+			sl_jw_key(j, "stakeableLocktime");
+			sl_jw_u64(j, s->stake[k].lock);
+			sl_jw_key(j, "owner");
+			jw_owner(j, w, &s->stake[k].owner);
+			sl_jw_obj_end(j);
+		}
+		sl_jw_arr_end(j);
+		sl_jw_key(j, "rewardOwner");
+		jw_owner(j, w, &s->rewards);
+		sl_jw_key(j, "delegationRewardOwner");
+		jw_owner(j, w, &s->delegation);
+		sl_jw_obj_end(j);
+	}
+	sl_jw_arr_end(j);
+	sl_jw_obj_end(j);
+}
+
 typedef struct p_bal {
 	uint64_t unlocked, locked, staked;
 } p_bal;
@@ -2205,6 +2271,8 @@ void dn_p_manifest(const dn_world *w, sl_jw *j)
 	sl_jw_cb58(j, p->genesis_id, 32);
 	sl_jw_key(j, "genesisSupply");
 	sl_jw_u64s(j, w->params.genesis_supply);
+	sl_jw_key(j, "genesis");
+	jw_genesis(j, w, p);
 	sl_jw_key(j, "l1FeeRate");
 	sl_jw_u64(j, DN_P_L1_FEE_RATE);
 

@@ -6,6 +6,7 @@
 #include "codec/pchain.h"
 #include "codec/proposervm.h"
 #include "codec/xchain.h"
+#include "crypto/addr.h"
 #include "crypto/hash.h"
 #include "crypto/secp.h"
 
@@ -149,6 +150,46 @@ uint64_t dn_balance(const dn_world *w, const dn_utxos *set, uint32_t k, const ui
 		if (spendable(w, &set->v[i], k, asset))
 			sum += set->v[i].amount;
 	return sum;
+}
+
+void dn_jw_utxo(const dn_world *w, sl_jw *j, int chain, const dn_utxo *u)
+{
+	sl_jw_obj(j);
+	sl_jw_key(j, "txId");
+	sl_jw_cb58(j, u->tx_id, 32);
+	sl_jw_key(j, "outputIndex");
+	sl_jw_u64(j, u->index);
+	sl_jw_key(j, "assetId");
+	sl_jw_cb58(j, u->asset_id, 32);
+	sl_jw_key(j, "typeId");
+	sl_jw_u64(j, u->type_id);
+	sl_jw_key(j, "amount");
+	sl_jw_u64s(j, u->amount);
+	sl_jw_key(j, "locktime");
+	sl_jw_u64(j, u->locktime);
+	sl_jw_key(j, "stakeableLocktime");
+	sl_jw_u64(j, u->type_id == 22 ? u->stake_until : 0);
+	sl_jw_key(j, "threshold");
+	sl_jw_u64(j, u->threshold);
+	sl_jw_key(j, "addresses");
+	sl_jw_arr(j);
+	const char *hrp = sl_addr_hrp(w->cfg.network_id);
+	for (uint32_t i = 0; i < u->nowners && i < DN_MAX_OWNERS; i++) {
+		char mem[128];
+		sl_buf a = { .p = (uint8_t *)mem, .cap = sizeof mem, .max = sizeof mem - 1 };
+		sl_addr_write(&a, chain == DN_P ? "P" : "X", hrp, w->keys[u->owners[i]].addr);
+		sl_jw_strn(j, mem, a.len);
+	}
+	sl_jw_arr_end(j);
+	sl_jw_obj_end(j);
+}
+
+bool dn_utxos_copy(dn_utxos *to, const dn_utxos *from)
+{
+	for (size_t i = 0; i < from->n; i++)
+		if (!from->v[i].spent && !dn_utxo_add(to, &from->v[i]))
+			return false;
+	return true;
 }
 
 void dn_sign(const dn_world *w, uint32_t k, const uint8_t hash[32], uint8_t sig65[65])

@@ -10,6 +10,10 @@
  * Validity rules the generators keep (and the ledger check verifies):
  *   - a tx spends only unspent UTXOs of its own chain (or, for imports, of
  *     the shared memory from the source chain), each at most once;
+ *   - an import spends only exports accepted before it: every exporter sets
+ *     dn_utxo.avail to its container's time, and an importer at block time t
+ *     takes a shared UTXO only if avail < t (strictly: two containers of the
+ *     same second on different chains could be accepted in either order);
  *   - every input is signed by `threshold` of the owners' keys, with
  *     sigIndices sorted, and the UTXO's locktime has passed;
  *   - for each asset, inputs = outputs + burned, where only AVAX burns, and
@@ -81,6 +85,8 @@ typedef struct dn_utxo {
 	uint32_t payload_len;
 	uint32_t threshold, nowners;
 	uint32_t owners[DN_MAX_OWNERS]; /* indexes into w->keys, sorted by address */
+	/* shared memory: unix s when the export was accepted; an import needs avail < its own block time */
+	uint64_t avail;
 	bool spent;
 } dn_utxo;
 
@@ -142,6 +148,16 @@ dn_utxo *dn_utxo_find(dn_utxos *set, const uint8_t tx_id[32], uint32_t index);
 size_t dn_utxo_select(const dn_world *w, dn_utxos *set, uint32_t k, const uint8_t asset[32], uint64_t amount,
 		      dn_utxo **out, size_t max, uint64_t *total);
 uint64_t dn_balance(const dn_world *w, const dn_utxos *set, uint32_t k, const uint8_t asset[32]);
+
+/*
+ * Write u, an AVAX-chain UTXO of `chain` (DN_P or DN_X: the alias of its
+ * addresses), as a manifest object: {txId, outputIndex, assetId, typeId,
+ * amount, locktime, stakeableLocktime (type 22, else 0), threshold,
+ * addresses}. Amounts are decimal strings, times unix seconds.
+ */
+void dn_jw_utxo(const dn_world *w, sl_jw *j, int chain, const dn_utxo *u);
+/* Copy the unspent entries of `from` into `to` (a snapshot; to must be empty). */
+bool dn_utxos_copy(dn_utxos *to, const dn_utxos *from);
 
 /* Sign hash with key k; sig65 = r | s | recovery id (Avalanche's credential form). */
 void dn_sign(const dn_world *w, uint32_t k, const uint8_t hash[32], uint8_t sig65[65]);

@@ -109,6 +109,7 @@ struct dn_xstate {
 	dn_rng rng;
 	uint8_t genesis_tx[32];
 	uint32_t ngenesis;
+	dn_utxos genesis; /* the genesis outputs, as made (for the manifest: the ledger drops spent ones) */
 	/* assets: index 0 is AVAX */
 	xasset *assets;
 	size_t nassets, cap_assets;
@@ -142,6 +143,8 @@ struct dn_xstate {
 	uint64_t xblocks;
 	/* shared memory import cursors, by source chain */
 	size_t imp_cur[DN_CHAINS];
+	/* exports of the open container: the last open_exp[dst] entries of w->shared[dst][DN_X] */
+	size_t open_exp[DN_CHAINS];
 	uint64_t counts[5];
 	xtx scratch;
 };
@@ -862,7 +865,7 @@ static bool gen_import(dn_world *w, xtx *tx, uint64_t t)
 	uint64_t sum = 0;
 	for (size_t i = *cur; i < sh->n && i < *cur + 64 && tx->nimp < want; i++) {
 		dn_utxo *u = &sh->v[i];
-		if (!unlocked(u, t) || u->type_id != SL_T_SECP_TRANSFER_OUTPUT ||
+		if (!unlocked(u, t) || u->avail >= t || u->type_id != SL_T_SECP_TRANSFER_OUTPUT ||
 		    memcmp(u->asset_id, w->avax, 32) || !u->nowners || u->threshold > u->nowners ||
 		    u->nowners > DN_MAX_OWNERS)
 			continue;
@@ -1269,8 +1272,10 @@ static sl_err commit(dn_world *w, xtx *tx, uint64_t t)
 	for (uint32_t i = 0; i < tx->nexp; i++) {
 		memcpy(tx->exp[i].tx_id, id, 32);
 		tx->exp[i].index = tx->nouts + i;
+		tx->exp[i].avail = t; /* raised to the container's time when it is sealed */
 		if (!dn_utxo_add(&w->shared[tx->chain][DN_X], &tx->exp[i]))
 			goto nomem;
+		x->open_exp[tx->chain]++;
 	}
 	x->counts[tx->type]++;
 	err = SL_OK;
@@ -1368,6 +1373,25 @@ out:
 	return err;
 }
 
+/*
+ * The open container is accepted at `time` (its last tx's), and with it the
+ * exports of its txs: importers may take them from the next second on
+ * (world.h). Called just before the container is emitted, so a sink sees the
+ * final value. Only X appends to shared[dst][X] and nothing compacts it while
+ * a container is open (none is open between steps), so they are its last
+ * open_exp[dst] entries.
+ */
+static void accept_exports(dn_world *w, uint64_t time)
+{
+	struct dn_xstate *x = w->x;
+	for (int dst = 0; dst < DN_CHAINS; dst++) {
+		dn_utxos *sh = &w->shared[dst][DN_X];
+		for (size_t i = sh->n - x->open_exp[dst]; i < sh->n; i++)
+			sh->v[i].avail = time;
+		x->open_exp[dst] = 0;
+	}
+}
+
 /* Seal the open vertex: parents are the tips, or the last vertex's parents for a fork. */
 static sl_err seal_vertex(dn_world *w)
 {
@@ -1388,6 +1412,7 @@ static sl_err seal_vertex(dn_world *w)
 		memcpy(ph, x->tip_h, sizeof ph);
 	}
 	sort_ids(par, ph, np);
+	accept_exports(w, time);
 	sl_err err = emit_vertex(w, 0, par, ph, np, time, id, &h);
 	if (err)
 		return err;
@@ -1436,6 +1461,7 @@ static sl_err seal_block(dn_world *w)
 	if (!err)
 		err = sl_xchain_block_encode(&b, &blk);
 	if (!err) {
+		accept_exports(w, time);
 		dn_emit_wrapped(w, DN_X, SL_IDX_X_BLOCK, b.p, b.len, time, false);
 		sl_sha256(b.p, b.len, ch->last_inner);
 		ch->height++;
@@ -1596,6 +1622,8 @@ sl_err dn_x_init(dn_world *w)
 	}
 	w->supply += total;
 	w->params.genesis_supply += total;
+	if (!dn_utxos_copy(&x->genesis, &w->utxos[DN_X]))
+		return SL_ERR_NOMEM;
 	return reindex(w) ? SL_OK : SL_ERR_NOMEM;
 }
 
@@ -1615,6 +1643,7 @@ void dn_x_free(dn_world *w)
 	for (size_t i = 0; i < SL_ARRAY_LEN(pools); i++)
 		free(pools[i]->v);
 	free(x->pending.v);
+	free(x->genesis.v);
 	sl_buf_release(&x->txbuf);
 	free(x->recs);
 	free(x);
@@ -1674,6 +1703,14 @@ void dn_x_manifest(const dn_world *w, sl_jw *jw)
 	sl_jw_cb58(jw, x->genesis_tx, 32);
 	sl_jw_key(jw, "genesisUtxos");
 	sl_jw_u64(jw, x->ngenesis);
+	sl_jw_key(jw, "genesis");
+	sl_jw_obj(jw);
+	sl_jw_key(jw, "utxos");
+	sl_jw_arr(jw);
+	for (size_t i = 0; i < x->genesis.n; i++)
+		dn_jw_utxo(w, jw, DN_X, &x->genesis.v[i]);
+	sl_jw_arr_end(jw);
+	sl_jw_obj_end(jw);
 	sl_jw_key(jw, "assets");
 	sl_jw_arr(jw);
 	for (size_t i = 0; i < x->nassets; i++) {

@@ -398,7 +398,7 @@ static int chain_of(const dn_world *w, const uint8_t id[32])
 	return -1;
 }
 
-static void replay_atomic(replay *r, const sl_atomic_tx *tx)
+static void replay_atomic(replay *r, const sl_atomic_tx *tx, uint64_t time)
 {
 	const dn_world *w = r->w;
 	const sl_atomic_utx *u = &tx->utx;
@@ -431,6 +431,7 @@ static void replay_atomic(replay *r, const sl_atomic_tx *tx)
 				dn_utxo_find((dn_utxos *)&w->shared[DN_C][other], x->tx_id, x->output_index);
 			assert_non_null(su);
 			assert_true(su->spent);
+			assert_true(su->avail < time); /* exported by a container of an earlier second */
 			assert_int_equal(su->nowners, 1);
 			assert_int_equal(x->in.amount, su->amount);
 			assert_memory_equal(x->asset_id, w->avax, 32);
@@ -469,6 +470,7 @@ static void replay_atomic(replay *r, const sl_atomic_tx *tx)
 			dn_utxo *su = dn_utxo_find((dn_utxos *)&w->shared[other][DN_C], tx->id, i);
 			assert_non_null(su);
 			assert_int_equal(su->amount, o->out.amount);
+			assert_int_equal(su->avail, time); /* accepted with this block */
 			assert_int_equal(o->out.owners.naddrs, 1);
 			assert_memory_equal(o->out.owners.addrs, w->keys[su->owners[0]].addr, 20);
 			out += o->out.amount;
@@ -536,7 +538,7 @@ static void replay_block(replay *r, const container *c, uint8_t parent[32], uint
 		r->single_layout += !batched;
 		r->multi_batches += batched && txs.ntxs > 1;
 		for (uint32_t i = 0; i < txs.ntxs; i++)
-			replay_atomic(r, &txs.txs[i]);
+			replay_atomic(r, &txs.txs[i], h->time);
 		uint64_t ext_gas;
 		assert_true(sl_coreth_header_u64(h, SL_CH_EXT_DATA_GAS_USED, &ext_gas));
 		assert_true(ext_gas > 0);

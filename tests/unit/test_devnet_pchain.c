@@ -5,12 +5,16 @@
  * A small history (2000 txs, all three chains) goes to a sink that keeps the
  * P/block containers. Each is unwrapped (proposervm), decoded, re-encoded
  * byte for byte, and replayed here against a ledger of our own, seeded from
- * the genesis UTXO set:
+ * the manifest's genesis (P.genesis: allocations, genesis validators' stake
+ * and owners; checked against the generator's UTXO set before the history
+ * and against genesisSupply):
  *   - chain shape: heights +1, parents, non-decreasing times, a Commit or
  *     Abort option right after each proposal block, proposervm pChainHeight;
  *   - every input spends an existing unspent UTXO once (imports: a shared
- *     UTXO once), its locktime passed, each signature recovers to the owner
- *     at its sigIndex, sigIndices sorted, credentials in input order;
+ *     UTXO once, exported in an earlier second; exports: in the destination's
+ *     shared memory, available from their block's time), its locktime
+ *     passed, each signature recovers to the owner at its sigIndex,
+ *     sigIndices sorted, credentials in input order;
  *   - outputs sorted by bytes, inputs by (txID, index), owners sorted;
  *   - AVAX in = out + stake + exported + fee (+ L1 balances);
  *   - subnet auth signed by the subnet's owner of the moment, disable auth
@@ -628,13 +632,33 @@ static void replay_tx(replay *r, const sl_pchain_tx *tx, uint64_t t)
 		x->disabled = true;
 		break;
 	}
-	case SL_P_EXPORT_TX:
+	case SL_P_EXPORT_TX: {
 		assert_true(!memcmp(u->chain, w->chain[DN_X].id, 32) || !memcmp(u->chain, w->chain[DN_C].id, 32));
+		/* in the destination's shared memory at len(outs) + i, accepted with this block */
+		int dst = !memcmp(u->chain, w->chain[DN_X].id, 32) ? DN_X : DN_C;
+		for (uint32_t i = 0; i < u->nexported; i++) {
+			dn_utxo *e = dn_utxo_find(&w->shared[dst][DN_P], tx->id, u->base.nouts + i);
+			assert_non_null(e);
+			assert_int_equal(e->amount, u->exported[i].out.amount);
+			assert_int_equal(e->avail, t);
+		}
 		break;
-	case SL_P_IMPORT_TX:
+	}
+	case SL_P_IMPORT_TX: {
 		assert_true(!memcmp(u->chain, w->chain[DN_X].id, 32) || !memcmp(u->chain, w->chain[DN_C].id, 32));
 		assert_true(u->nimported > 0);
+		/* exports of an earlier second only (this small history never compacts shared memory) */
+		int src = !memcmp(u->chain, w->chain[DN_X].id, 32) ? DN_X : DN_C;
+		for (uint32_t i = 0; i < u->nimported; i++) {
+			const sl_avax_in *x = &u->imported[i];
+			dn_utxo *e = dn_utxo_find(&w->shared[DN_P][src], x->tx_id, x->output_index);
+			assert_non_null(e);
+			assert_true(e->spent);
+			assert_int_equal(e->amount, x->in.amount);
+			assert_true(e->avail < t);
+		}
 		break;
+	}
 	case SL_P_BASE_TX:
 		break;
 	default:
@@ -668,7 +692,7 @@ static void replay_option(replay *r, bool commit)
 			dn_reward_split(s->potential, v->shares, &fee, &mine);
 			if (mine)
 				led_add_owner(r, s->tx_id, at++, mine, 0, &s->rewards);
-			if (fee && v->start > w->params.cortina_time)
+			if (fee && v->start >= w->params.cortina_time)
 				v->accrued += fee;
 			else if (fee)
 				led_add_owner(r, s->tx_id, at, fee, 0, &v->delegation);
@@ -679,21 +703,52 @@ static void replay_option(replay *r, bool commit)
 	s->active = false;
 }
 
-/* Genesis: the P UTXO set as the generator left it before the history, and the genesis validators from the manifest. */
+/* An owner {locktime, threshold, addresses} of the manifest. */
+static void owner_of_json(json_t *o, owner *out, uint64_t *locktime)
+{
+	memset(out, 0, sizeof *out);
+	out->threshold = (uint32_t)json_integer_value(json_object_get(o, "threshold"));
+	if (locktime)
+		*locktime = (uint64_t)json_integer_value(json_object_get(o, "locktime"));
+	size_t k;
+	json_t *a;
+	json_array_foreach(json_object_get(o, "addresses"), k, a)
+	{
+		const char *txt = json_string_value(a);
+		char alias[8], hrp[SL_HRP_MAX_LEN + 1];
+		assert_true(k < DN_MAX_OWNERS);
+		assert_int_equal(sl_addr_parse(txt, strlen(txt), alias, sizeof alias, hrp, out->addrs[k]),
+				 SL_OK);
+		assert_string_equal(alias, "P");
+		out->n++;
+	}
+}
+
+static void id_of_json(json_t *v, uint8_t out[32])
+{
+	const char *t = json_string_value(v), *msg;
+	char mb[96];
+	assert_non_null(t);
+	assert_int_equal(sl_cb58_decode_id(t, strlen(t), out, &msg, mb), SL_OK);
+}
+
+static uint64_t u64_of_json(json_t *v)
+{
+	const char *t = json_string_value(v);
+	assert_non_null(t);
+	return strtoull(t, NULL, 10);
+}
+
+/*
+ * Genesis, from the manifest alone (P.genesis: the allocations and the
+ * genesis validators with their stake and owners), checked against the
+ * generator's UTXO set before the history; the genesis validators' potential
+ * rewards recomputed from genesisSupply.
+ */
 static void replay_genesis(replay *r, sl_devnet *d)
 {
 	dn_world *w = r->w;
-	r->supply = w->supply;
 	r->pending_reward = -1;
-	const dn_utxos *set = &w->utxos[DN_P];
-	for (size_t i = 0; i < set->n; i++) {
-		const dn_utxo *u = &set->v[i];
-		uint8_t addrs[DN_MAX_OWNERS][20];
-		for (uint32_t k = 0; k < u->nowners; k++)
-			memcpy(addrs[k], w->keys[u->owners[k]].addr, 20);
-		led_add(&r->led, u->tx_id, u->index, u->amount, u->type_id == 22 ? u->stake_until : 0, u->locktime,
-			u->threshold, u->nowners, &addrs[0][0]);
-	}
 	sl_buf m;
 	sl_buf_init(&m, 1u << 28);
 	sl_devnet_manifest_write(d, &m);
@@ -701,41 +756,102 @@ static void replay_genesis(replay *r, sl_devnet *d)
 	json_t *root = json_loadb((const char *)m.p, m.len, 0, &je);
 	sl_buf_release(&m);
 	assert_non_null(root);
+	json_t *P = json_object_get(root, "P"), *gen = json_object_get(P, "genesis");
+	uint8_t gid[32];
+	id_of_json(json_object_get(P, "genesisTxId"), gid);
 	size_t i;
 	json_t *v;
-	json_array_foreach(json_object_get(json_object_get(root, "P"), "validators"), i, v)
+	uint64_t total = 0;
+	json_array_foreach(json_object_get(gen, "utxos"), i, v)
 	{
-		if (strcmp(json_string_value(json_object_get(v, "txType")), "AddValidatorTx"))
-			continue;
+		uint8_t tid[32], asset[32];
+		id_of_json(json_object_get(v, "txId"), tid);
+		id_of_json(json_object_get(v, "assetId"), asset);
+		assert_memory_equal(tid, gid, 32);
+		assert_memory_equal(asset, w->avax, 32);
+		uint32_t index = (uint32_t)json_integer_value(json_object_get(v, "outputIndex"));
+		uint32_t type = (uint32_t)json_integer_value(json_object_get(v, "typeId"));
+		uint64_t amount = u64_of_json(json_object_get(v, "amount"));
+		uint64_t lock = (uint64_t)json_integer_value(json_object_get(v, "stakeableLocktime"));
+		owner o;
+		uint64_t locktime;
+		owner_of_json(v, &o, &locktime);
+		assert_true(type == 7 || type == 22);
+		assert_true(type == 22 || lock == 0);
+		/* the same output in the generator's ledger, before the history */
+		dn_utxo *u = dn_utxo_find(&w->utxos[DN_P], tid, index);
+		assert_non_null(u);
+		assert_int_equal(u->type_id, type);
+		assert_int_equal(u->amount, amount);
+		assert_int_equal(u->type_id == 22 ? u->stake_until : 0, lock);
+		assert_int_equal(u->locktime, locktime);
+		assert_int_equal(u->threshold, o.threshold);
+		assert_int_equal(u->nowners, o.n);
+		for (uint32_t k = 0; k < o.n; k++)
+			assert_memory_equal(w->keys[u->owners[k]].addr, o.addrs[k], 20);
+		led_add(&r->led, tid, index, amount, lock, locktime, o.threshold, o.n, &o.addrs[0][0]);
+		total += amount;
+	}
+	assert_int_equal(i, w->utxos[DN_P].n);
+
+	/* genesisSupply = these + the X-chain genesis outputs + the genesis stake */
+	uint64_t xgen = 0;
+	for (size_t k = 0; k < w->utxos[DN_X].n; k++)
+		if (w->utxos[DN_X].v[k].type_id == 7 && !w->utxos[DN_X].v[k].spent)
+			xgen += w->utxos[DN_X].v[k].amount;
+	uint64_t genesis_supply = u64_of_json(json_object_get(P, "genesisSupply"));
+	r->supply = genesis_supply;
+	uint64_t stake = 0;
+	json_array_foreach(json_object_get(gen, "validators"), i, v)
+	{
 		rstaker *s = &r->st[r->nst++];
 		*s = (rstaker){ .validator = true, .active = true, .genesis = true, .val = -1 };
 		const char *nid = json_string_value(json_object_get(v, "nodeId"));
 		assert_int_equal(sl_nodeid_parse(nid, strlen(nid), s->node), SL_OK);
-		const char *tid = json_string_value(json_object_get(v, "txId"));
-		const char *msg;
-		char mb[96];
-		assert_int_equal(sl_cb58_decode_id(tid, strlen(tid), s->tx_id, &msg, mb), SL_OK);
+		id_of_json(json_object_get(v, "txId"), s->tx_id);
 		s->start = (uint64_t)json_integer_value(json_object_get(v, "startTime"));
 		s->end = (uint64_t)json_integer_value(json_object_get(v, "endTime"));
 		s->shares = (uint32_t)json_integer_value(json_object_get(v, "delegationFee"));
-		s->weight = strtoull(json_string_value(json_object_get(v, "weight")), NULL, 10);
-		s->potential = strtoull(json_string_value(json_object_get(v, "potentialReward")), NULL, 10);
-		json_t *ro = json_object_get(v, "rewardOwner");
-		s->rewards.threshold = (uint32_t)json_integer_value(json_object_get(ro, "threshold"));
+		s->weight = u64_of_json(json_object_get(v, "weight"));
+		owner_of_json(json_object_get(v, "rewardOwner"), &s->rewards, NULL);
+		owner_of_json(json_object_get(v, "delegationRewardOwner"), &s->delegation, NULL);
 		size_t k;
-		json_t *a;
-		json_array_foreach(json_object_get(ro, "addresses"), k, a)
+		json_t *o;
+		uint64_t sum = 0;
+		json_array_foreach(json_object_get(v, "stake"), k, o)
 		{
-			const char *txt = json_string_value(a);
-			char alias[8], hrp[SL_HRP_MAX_LEN + 1];
-			assert_int_equal(sl_addr_parse(txt, strlen(txt), alias, sizeof alias, hrp, s->rewards.addrs[k]), SL_OK);
-			s->rewards.n++;
+			assert_true(k < 4);
+			if (k == 0)
+				s->nouts = (uint32_t)json_integer_value(json_object_get(o, "outputIndex"));
+			assert_int_equal(json_integer_value(json_object_get(o, "outputIndex")), s->nouts + k);
+			s->stake_amt[k] = u64_of_json(json_object_get(o, "amount"));
+			json_t *lk = json_object_get(o, "stakeableLocktime");
+			s->stake_lock[k] = (uint64_t)json_integer_value(lk);
+			owner_of_json(json_object_get(o, "owner"), &s->stake_owner[k], NULL);
+			sum += s->stake_amt[k];
+			s->nstake++;
 		}
-		s->delegation = s->rewards;
-		s->nstake = 1;
-		s->stake_amt[0] = s->weight;
-		s->stake_owner[0] = s->rewards;
+		assert_int_equal(sum, s->weight);
+		stake += sum;
+		s->potential = dn_reward_calculate(rc(w), s->end - s->start, s->weight, r->supply);
+		r->supply += s->potential;
 	}
+	assert_int_equal(genesis_supply, total + xgen + stake);
+	assert_int_equal(r->supply, w->supply); /* the supply before the history */
+	/* the same validators, with the same potential rewards, in the manifest's validator list */
+	size_t g = 0;
+	json_array_foreach(json_object_get(P, "validators"), i, v)
+	{
+		if (strcmp(json_string_value(json_object_get(v, "txType")), "AddValidatorTx"))
+			continue;
+		assert_true(g < r->nst);
+		uint8_t tid[32];
+		id_of_json(json_object_get(v, "txId"), tid);
+		assert_memory_equal(tid, r->st[g].tx_id, 32);
+		assert_int_equal(u64_of_json(json_object_get(v, "potentialReward")), r->st[g].potential);
+		g++;
+	}
+	assert_int_equal(g, r->nst);
 	json_decref(root);
 }
 

@@ -304,6 +304,7 @@ static void replay(ctx *c, const sl_xchain_tx *tx, int64_t ts)
 		assert_memory_equal(u->chain, w->chain[src].id, 32);
 		const dn_utxo *d = shared_find(&w->shared[DN_X][src], in->tx_id, in->output_index);
 		assert_non_null(d);
+		assert_true(d->avail < now); /* exported by a container of an earlier second */
 		for (size_t j = 0; j < c->nimported; j++)
 			assert_false(!memcmp(c->imported[j], in->tx_id, 32) &&
 				     sl_be32(c->imported[j] + 32) == in->output_index);
@@ -414,6 +415,7 @@ static void replay(ctx *c, const sl_xchain_tx *tx, int64_t ts)
 			const dn_utxo *d = shared_find(&w->shared[dst][DN_X], tx->id, u->base.nouts + i);
 			assert_non_null(d);
 			assert_int_equal(d->amount, o->out.amount);
+			assert_int_equal(d->avail, now); /* available from its container's acceptance on */
 			flow_add(f, &nf, o->asset_id, 0, o->out.amount);
 		}
 		break;
@@ -769,6 +771,50 @@ static void check_manifest(ctx *c)
 		assert_int_equal(jnum(jget(tc, sl_xchain_type_name(t))), c->counts[t]);
 	assert_int_equal(jnum(jget(m, "vertices")), c->ncont[SL_IDX_X_VTX]);
 	assert_int_equal(jnum(jget(m, "blocks")), c->ncont[SL_IDX_X_BLOCK]);
+
+	/* genesis.utxos: every genesis output as the replay was seeded with it (spent or not) */
+	{
+		const char *hrp0 = sl_addr_hrp(w->cfg.network_id);
+		sl_jiter gi;
+		sl_json_iter_init(&gi, jget(jget(m, "genesis"), "utxos"));
+		sl_span g;
+		uint64_t ng = 0;
+		while (sl_json_arr_next(&gi, &g)) {
+			uint8_t tid[32], asset[32];
+			const char *cmsg = NULL;
+			char cbuf[96];
+			sl_span ts = jget(g, "txId"), as = jget(g, "assetId");
+			assert_int_equal(sl_cb58_decode_id((const char *)ts.p + 1, ts.len - 2, tid, &cmsg, cbuf),
+					 SL_OK);
+			assert_int_equal(sl_cb58_decode_id((const char *)as.p + 1, as.len - 2, asset, &cmsg, cbuf),
+					 SL_OK);
+			tutxo *t = lfind(&c->L, tid, (uint32_t)jnum(jget(g, "outputIndex")), false);
+			assert_non_null(t);
+			assert_int_equal(t->vtx, 0);
+			assert_memory_equal(t->asset, asset, 32);
+			assert_int_equal(t->type, jnum(jget(g, "typeId")));
+			assert_int_equal(t->amount, jnum(jget(g, "amount")));
+			assert_int_equal(t->locktime, jnum(jget(g, "locktime")));
+			assert_int_equal(jnum(jget(g, "stakeableLocktime")), 0);
+			assert_int_equal(t->threshold, jnum(jget(g, "threshold")));
+			sl_jiter ai;
+			sl_json_iter_init(&ai, jget(g, "addresses"));
+			sl_span a;
+			uint32_t na = 0;
+			while (sl_json_arr_next(&ai, &a)) {
+				assert_true(na < t->naddrs);
+				char mem[128];
+				sl_buf ab = { .p = (uint8_t *)mem, .cap = sizeof mem, .max = sizeof mem - 1 };
+				sl_addr_write(&ab, "X", hrp0, t->addrs[na++]);
+				assert_int_equal(a.len, ab.len + 2);
+				assert_memory_equal(a.p + 1, mem, ab.len);
+			}
+			assert_int_equal(na, t->naddrs);
+			ng++;
+		}
+		assert_true(ng > 0);
+		assert_int_equal(ng, jnum(jget(m, "genesisUtxos")));
+	}
 
 	/* balances: single-owner secp outputs by address and asset; multi-owner counted apart */
 	uint64_t shared = 0, nbal = 0;
