@@ -88,15 +88,7 @@ void sl_atomic_tx_read(sl_dec *d, sl_atomic_tx *tx)
 	size_t start = d->r.off;
 	*tx = (sl_atomic_tx){ 0 };
 	utx_read(d, &tx->utx);
-	size_t mid = d->r.off;
-	sl_avax_creds_decode(d, &tx->ncreds, &tx->creds, SL_SECP_CREDS);
-	if (!sl_rd_ok(&d->r))
-		return;
-	tx->unsigned_bytes = sl_span_of(d->r.p + start, mid - start);
-	tx->bytes = sl_span_of(d->r.p + start, d->r.off - start);
-	sl_err e = sl_avax_hash_versioned(d->a, tx->bytes, tx->id);
-	if (e)
-		sl_rd_fail(&d->r, e, "cannot hash tx");
+	sl_avax_signed_tail(d, start, SL_SECP_CREDS, &tx->ncreds, &tx->creds, &tx->unsigned_bytes, &tx->bytes, tx->id);
 }
 
 void sl_atomic_tx_write(sl_buf *out, const sl_atomic_tx *tx)
@@ -112,23 +104,6 @@ sl_err sl_atomic_tx_encode(sl_buf *out, const sl_atomic_tx *tx)
 	return out->err;
 }
 
-static void version0(sl_dec *d)
-{
-	uint16_t v = sl_rd_u16(&d->r);
-	if (sl_rd_ok(&d->r) && v != 0) {
-		d->r.off -= 2;
-		sl_rd_fail(&d->r, SL_ERR_UNSUPPORTED, "unknown codec version");
-	}
-}
-
-static sl_err finish(sl_dec *d, sl_err_detail *err)
-{
-	sl_rd_end(&d->r);
-	if (err)
-		*err = d->r.err;
-	return d->r.err.code;
-}
-
 sl_err sl_atomic_tx_decode(sl_arena *a, const uint8_t *p, size_t n, sl_atomic_tx *tx, sl_err_detail *err)
 {
 	sl_dec d;
@@ -136,9 +111,9 @@ sl_err sl_atomic_tx_decode(sl_arena *a, const uint8_t *p, size_t n, sl_atomic_tx
 	*tx = (sl_atomic_tx){ 0 };
 	if (n > SL_CODEC_MAX_SIZE)
 		sl_rd_fail(&d.r, SL_ERR_TOO_LARGE, "tx larger than the codec's maximum");
-	version0(&d);
+	sl_dec_version0(&d);
 	sl_atomic_tx_read(&d, tx);
-	return finish(&d, err);
+	return sl_dec_finish(&d, err);
 }
 
 sl_err sl_atomic_extdata_decode(sl_arena *a, const uint8_t *p, size_t n, bool batched, sl_atomic_txs *out,
@@ -154,7 +129,7 @@ sl_err sl_atomic_extdata_decode(sl_arena *a, const uint8_t *p, size_t n, bool ba
 	}
 	if (n > SL_CODEC_MAX_SIZE)
 		sl_rd_fail(&d.r, SL_ERR_TOO_LARGE, "extData larger than the codec's maximum");
-	version0(&d);
+	sl_dec_version0(&d);
 	if (!batched) {
 		out->ntxs = 1;
 		out->txs = sl_dec_array(&d, 1, sizeof *out->txs);
@@ -173,7 +148,7 @@ sl_err sl_atomic_extdata_decode(sl_arena *a, const uint8_t *p, size_t n, bool ba
 	}
 	if (!sl_rd_ok(&d.r))
 		out->ntxs = 0;
-	return finish(&d, err);
+	return sl_dec_finish(&d, err);
 }
 
 sl_err sl_atomic_extdata_encode(sl_buf *out, const sl_atomic_txs *txs)

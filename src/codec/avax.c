@@ -307,3 +307,34 @@ sl_fx sl_avax_x_fx_of(uint32_t type_id)
 		return SL_FX_NFT;
 	return SL_FX_SECP256K1;
 }
+
+void sl_dec_version0(sl_dec *d)
+{
+	uint16_t v = sl_rd_u16(&d->r);
+	if (sl_rd_ok(&d->r) && v != 0) {
+		d->r.off -= 2;
+		sl_rd_fail(&d->r, SL_ERR_UNSUPPORTED, "unknown codec version");
+	}
+}
+
+sl_err sl_dec_finish(sl_dec *d, sl_err_detail *err)
+{
+	sl_rd_end(&d->r);
+	if (err)
+		*err = d->r.err;
+	return d->r.err.code;
+}
+
+void sl_avax_signed_tail(sl_dec *d, size_t start, sl_typeset allowed, uint32_t *ncreds, sl_credential **creds,
+			 sl_span *unsigned_bytes, sl_span *bytes, uint8_t id[32])
+{
+	size_t mid = d->r.off;
+	sl_avax_creds_decode(d, ncreds, creds, allowed);
+	if (!sl_rd_ok(&d->r))
+		return;
+	*unsigned_bytes = sl_span_of(d->r.p + start, mid - start);
+	*bytes = sl_span_of(d->r.p + start, d->r.off - start);
+	sl_err e = sl_avax_hash_versioned(d->a, *bytes, id);
+	if (e)
+		sl_rd_fail(&d->r, e, "cannot hash tx");
+}

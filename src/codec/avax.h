@@ -97,6 +97,10 @@ static inline void sl_dec_init(sl_dec *d, sl_arena *a, const uint8_t *p, size_t 
 	sl_rd_init(&d->r, p, n);
 	d->a = a;
 }
+/* A top-level value: the u16 codec version, which must be 0. */
+void sl_dec_version0(sl_dec *d);
+/* The end of a top-level decode: trailing bytes are an error; *err (may be NULL) gets the detail. */
+sl_err sl_dec_finish(sl_dec *d, sl_err_detail *err);
 /* n elements of sz bytes from the arena (zeroed); NULL and SL_ERR_NOMEM on failure. */
 void *sl_dec_array(sl_dec *d, size_t n, size_t sz);
 /* Read a u32 type id and check it against `allowed`. */
@@ -198,6 +202,14 @@ void sl_avax_outs_decode(sl_dec *d, uint32_t *n, sl_avax_out **outs, sl_typeset 
 void sl_avax_ins_decode(sl_dec *d, uint32_t *n, sl_avax_in **ins, sl_typeset allowed);
 void sl_avax_base_decode(sl_dec *d, sl_avax_base *b, sl_typeset outs, sl_typeset ins);
 void sl_avax_creds_decode(sl_dec *d, uint32_t *n, sl_credential **creds, sl_typeset allowed);
+
+/*
+ * The tail shared by every signed tx (P, X, C atomic): after the unsigned tx
+ * (which began at `start`) read the credentials of `allowed` types, then set
+ * the unsigned and whole byte views and the id (sha256 of 00 00 | bytes).
+ */
+void sl_avax_signed_tail(sl_dec *d, size_t start, sl_typeset allowed, uint32_t *ncreds, sl_credential **creds,
+			 sl_span *unsigned_bytes, sl_span *bytes, uint8_t id[32]);
 
 /* Encoders: append the same bytes onto out (sticky out->err). */
 void sl_avax_owners_write(sl_buf *out, const sl_owners *o);

@@ -470,38 +470,13 @@ void sl_pchain_tx_read(sl_dec *d, sl_pchain_tx *tx)
 	size_t start = d->r.off;
 	*tx = (sl_pchain_tx){ 0 };
 	sl_pchain_utx_read(d, &tx->utx);
-	size_t mid = d->r.off;
-	sl_avax_creds_decode(d, &tx->ncreds, &tx->creds, SL_SECP_CREDS);
-	if (!sl_rd_ok(&d->r))
-		return;
-	tx->unsigned_bytes = sl_span_of(d->r.p + start, mid - start);
-	tx->bytes = sl_span_of(d->r.p + start, d->r.off - start);
-	sl_err e = sl_avax_hash_versioned(d->a, tx->bytes, tx->id);
-	if (e)
-		sl_rd_fail(&d->r, e, "cannot hash tx");
+	sl_avax_signed_tail(d, start, SL_SECP_CREDS, &tx->ncreds, &tx->creds, &tx->unsigned_bytes, &tx->bytes, tx->id);
 }
 
 void sl_pchain_tx_write(sl_buf *out, const sl_pchain_tx *tx)
 {
 	sl_pchain_utx_write(out, &tx->utx);
 	sl_avax_creds_write(out, tx->ncreds, tx->creds);
-}
-
-static void version_read(sl_dec *d)
-{
-	uint16_t v = sl_rd_u16(&d->r);
-	if (sl_rd_ok(&d->r) && v != 0) {
-		d->r.off -= 2;
-		sl_rd_fail(&d->r, SL_ERR_UNSUPPORTED, "unknown codec version");
-	}
-}
-
-static sl_err finish(sl_dec *d, sl_err_detail *err)
-{
-	sl_rd_end(&d->r);
-	if (err)
-		*err = d->r.err;
-	return d->r.err.code;
 }
 
 sl_err sl_pchain_tx_decode(sl_arena *a, const uint8_t *p, size_t n, sl_pchain_tx *tx, sl_err_detail *err)
@@ -511,14 +486,14 @@ sl_err sl_pchain_tx_decode(sl_arena *a, const uint8_t *p, size_t n, sl_pchain_tx
 	*tx = (sl_pchain_tx){ 0 };
 	if (n > SL_CODEC_MAX_SIZE)
 		sl_rd_fail(&d.r, SL_ERR_TOO_LARGE, "tx larger than the codec's maximum");
-	version_read(&d);
+	sl_dec_version0(&d);
 	sl_pchain_tx_read(&d, tx);
 	if (sl_rd_ok(&d.r)) {
 		tx->bytes = sl_span_of(p, n);
 		if (d.r.off != n)
 			tx->bytes.len = d.r.off;
 	}
-	return finish(&d, err);
+	return sl_dec_finish(&d, err);
 }
 
 sl_err sl_pchain_utx_decode(sl_arena *a, const uint8_t *p, size_t n, sl_pchain_tx *tx, sl_err_detail *err)
@@ -528,13 +503,13 @@ sl_err sl_pchain_utx_decode(sl_arena *a, const uint8_t *p, size_t n, sl_pchain_t
 	*tx = (sl_pchain_tx){ 0 };
 	if (n > SL_CODEC_MAX_SIZE)
 		sl_rd_fail(&d.r, SL_ERR_TOO_LARGE, "tx larger than the codec's maximum");
-	version_read(&d);
+	sl_dec_version0(&d);
 	sl_pchain_utx_read(&d, &tx->utx);
 	if (sl_rd_ok(&d.r)) {
 		tx->unsigned_bytes = sl_span_of(p + 2, d.r.off - 2);
 		tx->bytes = sl_span_of(p, d.r.off);
 	}
-	return finish(&d, err);
+	return sl_dec_finish(&d, err);
 }
 
 sl_err sl_pchain_tx_encode(sl_buf *out, const sl_pchain_tx *tx)
@@ -578,7 +553,7 @@ sl_err sl_pchain_block_decode(sl_arena *a, const uint8_t *p, size_t n, sl_pchain
 	*b = (sl_pchain_block){ 0 };
 	if (n > SL_CODEC_MAX_SIZE)
 		sl_rd_fail(&d.r, SL_ERR_TOO_LARGE, "block larger than the codec's maximum");
-	version_read(&d);
+	sl_dec_version0(&d);
 	b->type_id = sl_dec_type(&d, BLOCK_TYPES);
 	switch (b->type_id) {
 	case SL_P_APRICOT_PROPOSAL_BLOCK:
@@ -619,7 +594,7 @@ sl_err sl_pchain_block_decode(sl_arena *a, const uint8_t *p, size_t n, sl_pchain
 	default:
 		break;
 	}
-	sl_err e = finish(&d, err);
+	sl_err e = sl_dec_finish(&d, err);
 	if (e == SL_OK) {
 		b->bytes = sl_span_of(p, n);
 		sl_sha256(p, n, b->id);

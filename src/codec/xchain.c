@@ -197,15 +197,7 @@ void sl_xchain_tx_read(sl_dec *d, sl_xchain_tx *tx)
 	size_t start = d->r.off;
 	*tx = (sl_xchain_tx){ 0 };
 	sl_xchain_utx_read(d, &tx->utx);
-	size_t mid = d->r.off;
-	sl_avax_creds_decode(d, &tx->ncreds, &tx->creds, SL_X_CREDS);
-	if (!sl_rd_ok(&d->r))
-		return;
-	tx->unsigned_bytes = sl_span_of(d->r.p + start, mid - start);
-	tx->bytes = sl_span_of(d->r.p + start, d->r.off - start);
-	sl_err e = sl_avax_hash_versioned(d->a, tx->bytes, tx->id);
-	if (e)
-		sl_rd_fail(&d->r, e, "cannot hash tx");
+	sl_avax_signed_tail(d, start, SL_X_CREDS, &tx->ncreds, &tx->creds, &tx->unsigned_bytes, &tx->bytes, tx->id);
 }
 
 void sl_xchain_tx_write(sl_buf *out, const sl_xchain_tx *tx)
@@ -221,23 +213,6 @@ sl_err sl_xchain_tx_encode(sl_buf *out, const sl_xchain_tx *tx)
 	return out->err;
 }
 
-static void version0(sl_dec *d)
-{
-	uint16_t v = sl_rd_u16(&d->r);
-	if (sl_rd_ok(&d->r) && v != 0) {
-		d->r.off -= 2;
-		sl_rd_fail(&d->r, SL_ERR_UNSUPPORTED, "unknown codec version");
-	}
-}
-
-static sl_err finish(sl_dec *d, sl_err_detail *err)
-{
-	sl_rd_end(&d->r);
-	if (err)
-		*err = d->r.err;
-	return d->r.err.code;
-}
-
 sl_err sl_xchain_tx_decode(sl_arena *a, const uint8_t *p, size_t n, sl_xchain_tx *tx, sl_err_detail *err)
 {
 	sl_dec d;
@@ -245,11 +220,11 @@ sl_err sl_xchain_tx_decode(sl_arena *a, const uint8_t *p, size_t n, sl_xchain_tx
 	*tx = (sl_xchain_tx){ 0 };
 	if (n > SL_CODEC_MAX_SIZE)
 		sl_rd_fail(&d.r, SL_ERR_TOO_LARGE, "tx larger than the codec's maximum");
-	version0(&d);
+	sl_dec_version0(&d);
 	sl_xchain_tx_read(&d, tx);
 	if (sl_rd_ok(&d.r))
 		tx->bytes = sl_span_of(p, d.r.off);
-	return finish(&d, err);
+	return sl_dec_finish(&d, err);
 }
 
 sl_err sl_xchain_block_decode(sl_arena *a, const uint8_t *p, size_t n, sl_xchain_block *b, sl_err_detail *err)
@@ -259,7 +234,7 @@ sl_err sl_xchain_block_decode(sl_arena *a, const uint8_t *p, size_t n, sl_xchain
 	*b = (sl_xchain_block){ 0 };
 	if (n > SL_CODEC_MAX_SIZE)
 		sl_rd_fail(&d.r, SL_ERR_TOO_LARGE, "block larger than the codec's maximum");
-	version0(&d);
+	sl_dec_version0(&d);
 	b->type_id = sl_dec_type(&d, SL_TYPE(SL_X_STANDARD_BLOCK));
 	b->parent_id = sl_dec_id(&d);
 	b->height = sl_rd_u64(&d.r);
@@ -271,7 +246,7 @@ sl_err sl_xchain_block_decode(sl_arena *a, const uint8_t *p, size_t n, sl_xchain
 		sl_xchain_tx_read(&d, &b->txs[i]);
 	if (!sl_rd_ok(&d.r))
 		b->ntxs = 0;
-	sl_err e = finish(&d, err);
+	sl_err e = sl_dec_finish(&d, err);
 	if (e == SL_OK) {
 		b->bytes = sl_span_of(p, n);
 		sl_sha256(p, n, b->id);
@@ -327,7 +302,7 @@ sl_err sl_xchain_vertex_decode(sl_arena *a, const uint8_t *p, size_t n, sl_xchai
 		if (!sl_rd_ok(&d.r))
 			v->ntxs = 0;
 	}
-	sl_err e = finish(&d, err);
+	sl_err e = sl_dec_finish(&d, err);
 	if (e == SL_OK) {
 		v->bytes = sl_span_of(p, n);
 		sl_sha256(p, n, v->id);
