@@ -6,9 +6,12 @@
  *   start_time                 genesis; C-chain atomic txs in the pre-AP5 layout
  *   start + 5% of the span     ApricotPhase5: atomic txs batched
  *   start + 20% of the span    Cortina: the X-chain moves from txs and vertices to blocks
+ *   start + 25% of the span    Durango: P-chain stakers start when accepted (before it they
+ *                              wait pending until a future start); Etna's L1 txs from here
  *   start + span               the end of the history; live steps continue from there
- * The span is 90 days, so staking periods (2 to 30 days) start and end inside
- * it and every validationStatus occurs.
+ * The span is 90 days, so staking periods (14 to 30 days) start and end inside
+ * it: completed, active and removed stakers are left at the end, and pending
+ * ones occur before Durango (none is left at the end: see docs/devnet.md).
  */
 #include "devnet/world.h"
 
@@ -56,6 +59,7 @@ static void set_params(dn_world *w)
 		.create_asset_fee = DN_NANO / 100,
 		.ap5_time = start + SPAN_SECONDS / 20,
 		.cortina_time = start + SPAN_SECONDS / 5,
+		.durango_time = start + SPAN_SECONDS / 4,
 	};
 }
 
@@ -247,6 +251,8 @@ void sl_devnet_manifest_write(const sl_devnet *d, sl_buf *out)
 	sl_jw_u64(&j, w->params.cortina_time);
 	sl_jw_key(&j, "apricotPhase5Time");
 	sl_jw_u64(&j, w->params.ap5_time);
+	sl_jw_key(&j, "durangoTime");
+	sl_jw_u64(&j, w->params.durango_time);
 	sl_jw_key(&j, "avaxAssetId");
 	sl_jw_cb58(&j, w->avax, 32);
 	sl_jw_key(&j, "supply");

@@ -1,7 +1,8 @@
 /*
  * pchain.c — the devnet's P-chain: genesis allocations and validators, then
- * a history of Banff blocks (proposervm-wrapped) with every tx type a post-
- * Etna P-chain accepts.
+ * a history of Banff blocks (proposervm-wrapped): a pre-Durango era, whose
+ * stakers wait pending for a future start, then every tx type a post-Etna
+ * P-chain accepts.
  *
  * What happens, in chain-time order (docs/devnet.md, P-chain section):
  *   - genesis: AVAX allocations to every account (some under stakeable locks,
@@ -16,10 +17,20 @@
  *     the chain must stop at, so an empty standard block is made there, as
  *     avalanchego's builder does.
  *
- * Model (network rules, as the post-Durango, post-Etna P-chain applies them):
- *   - a staker starts at the chain time of its block (Validator.start is set
- *     to it); its potential reward is fixed then from the current supply
- *     (rewards.h) and added to the supply; an Abort takes it back;
+ * Model (network rules, as avalanchego applies them):
+ *   - from Durango a staker starts at the chain time of its block
+ *     (Validator.start is set to it); before Durango its tx names a start 1 h
+ *     to 7 days ahead (the rule: after the chain time, at most 2 weeks ahead;
+ *     the period counts from that start) and it is pending until then. Chain
+ *     time never skips a pending start: an empty block is made at it if no
+ *     other block falls there, and the first block at that time promotes it
+ *     (pending order: start, then validators before delegators before
+ *     permissioned subnet validators, then tx id). A primary staker's
+ *     potential reward is fixed when it starts, from the supply of that
+ *     moment (rewards.h), and added to the supply; an Abort takes it back;
+ *   - before Durango there is no BaseTx or TransferSubnetOwnershipTx and a
+ *     proposal block carries only its RewardValidatorTx; from Durango memos
+ *     are empty; the L1 txs (Etna) come only after Durango;
  *   - stake returns to the staker tx's id at indices len(outs) + i; the
  *     validation (or delegation) reward follows at len(outs) + len(stake),
  *     the accrued delegatee fees of a validator that started at or after Cortina
@@ -66,7 +77,10 @@ typedef struct p_stake {
 	p_owner owner;
 } p_stake;
 
-enum { ST_ACTIVE, ST_DONE, ST_REMOVED };
+enum { ST_ACTIVE, ST_DONE, ST_REMOVED, ST_PENDING };
+
+/* avalanchego's pending priorities: the order of promotions at the same start. */
+enum { PRIO_PENDING_VALIDATOR = 2, PRIO_PENDING_DELEGATOR = 3, PRIO_PENDING_SUBNET = 6 };
 
 typedef struct p_staker {
 	uint8_t tx_id[32];
@@ -75,6 +89,7 @@ typedef struct p_staker {
 	int32_t val;            /* delegator: its validator's staker index; else -1 */
 	int32_t subnet;         /* permissioned: subnet index; else -1 */
 	uint64_t start, end, weight, potential;
+	uint64_t accepted;      /* chain time of its tx's block (< start: it was pending) */
 	uint32_t shares;
 	uint32_t nouts, nstake;
 	p_stake stake[MAX_STAKE];
@@ -88,10 +103,15 @@ typedef struct p_staker {
 } p_staker;
 
 typedef struct p_heap_ent {
-	uint64_t end;
+	uint64_t end;  /* the current stakers' heap: end time; the pending one: start time */
 	uint32_t prio; /* delegators leave before validators at the same time */
 	uint32_t idx;
 } p_heap_ent;
+
+typedef struct p_heap {
+	p_heap_ent *v;
+	size_t n, cap;
+} p_heap;
 
 typedef struct p_subnet {
 	uint8_t id[32];
@@ -127,8 +147,11 @@ struct dn_pstate {
 	uint32_t ngenesis_val;   /* the genesis validators: st[0 .. ngenesis_val) */
 	p_staker *st;
 	size_t nst, capst;
-	p_heap_ent *heap;
-	size_t nheap, capheap;
+	p_heap cur;              /* current primary stakers, by end: the next RewardValidatorTx */
+	p_heap pend;             /* pending stakers (all kinds), by start: the next promotion */
+	uint64_t npending_ever;  /* stakers that were pending at some point */
+	uint64_t npending_durango; /* ... accepted before Durango, starting after it */
+	uint64_t nval_pending_durango; /* ... of them validators */
 	uint32_t *subvals;       /* current permissioned subnet validators (staker indexes) */
 	size_t nsubvals, capsubvals;
 	int32_t *node_val;       /* per node: its current primary validator, or -1 */
@@ -238,6 +261,11 @@ static sl_owners owners_view(sl_arena *a, const dn_world *w, const p_owner *o)
 
 static uint64_t avax(uint64_t whole) { return whole * DN_NANO; }
 
+static bool durango(const dn_world *w, uint64_t t) { return t >= w->params.durango_time; }
+
+/* avalanchego's MaxFutureStartTime: before Durango a staker may start at most this far ahead. */
+#define MAX_FUTURE_START (14ull * DAY)
+
 /* An amount of about `lo`..`hi` AVAX with nAVAX noise, so amounts look typed by people. */
 static uint64_t amount_between(dn_rng *r, uint64_t lo, uint64_t hi)
 {
@@ -256,40 +284,96 @@ static bool heap_less(const struct dn_pstate *p, const p_heap_ent *a, const p_he
 	return memcmp(p->st[a->idx].tx_id, p->st[b->idx].tx_id, 32) < 0;
 }
 
-static bool heap_push(struct dn_pstate *p, uint32_t idx, uint32_t prio)
+static bool heap_push(struct dn_pstate *p, p_heap *h, uint64_t key, uint32_t idx, uint32_t prio)
 {
-	p_heap_ent *e = PUSH(p->heap, p->nheap, p->capheap);
+	p_heap_ent *e = PUSH(h->v, h->n, h->cap);
 	if (!e)
 		return false;
-	*e = (p_heap_ent){ .end = p->st[idx].end, .prio = prio, .idx = idx };
-	for (size_t i = p->nheap - 1; i > 0;) {
+	*e = (p_heap_ent){ .end = key, .prio = prio, .idx = idx };
+	for (size_t i = h->n - 1; i > 0;) {
 		size_t up = (i - 1) / 2;
-		if (!heap_less(p, &p->heap[i], &p->heap[up]))
+		if (!heap_less(p, &h->v[i], &h->v[up]))
 			break;
-		p_heap_ent t = p->heap[i];
-		p->heap[i] = p->heap[up];
-		p->heap[up] = t;
+		p_heap_ent t = h->v[i];
+		h->v[i] = h->v[up];
+		h->v[up] = t;
 		i = up;
 	}
 	return true;
 }
 
-static void heap_pop(struct dn_pstate *p)
+static void heap_pop(struct dn_pstate *p, p_heap *h)
 {
-	p->heap[0] = p->heap[--p->nheap];
+	h->v[0] = h->v[--h->n];
 	for (size_t i = 0;;) {
 		size_t l = 2 * i + 1, r = l + 1, m = i;
-		if (l < p->nheap && heap_less(p, &p->heap[l], &p->heap[m]))
+		if (l < h->n && heap_less(p, &h->v[l], &h->v[m]))
 			m = l;
-		if (r < p->nheap && heap_less(p, &p->heap[r], &p->heap[m]))
+		if (r < h->n && heap_less(p, &h->v[r], &h->v[m]))
 			m = r;
 		if (m == i)
 			break;
-		p_heap_ent t = p->heap[i];
-		p->heap[i] = p->heap[m];
-		p->heap[m] = t;
+		p_heap_ent t = h->v[i];
+		h->v[i] = h->v[m];
+		h->v[m] = t;
 		i = m;
 	}
+}
+
+/* A primary staker joins the current set: its potential reward from the supply of now. */
+static bool staker_start(dn_world *w, struct dn_pstate *p, uint32_t si)
+{
+	p_staker *s = &p->st[si];
+	s->status = ST_ACTIVE;
+	s->potential = dn_reward_calculate(&p->rc, s->end - s->start, s->weight, w->supply);
+	w->supply += s->potential;
+	return heap_push(p, &p->cur, s->end, si, s->type_id == SL_P_ADD_PERMISSIONLESS_DELEGATOR_TX ? 0 : 1);
+}
+
+/* A permissioned subnet validator joins its subnet's current set. */
+static bool subval_start(struct dn_pstate *p, uint32_t si)
+{
+	uint32_t *slot = PUSH(p->subvals, p->nsubvals, p->capsubvals);
+	if (!slot)
+		return false;
+	*slot = si;
+	p->st[si].status = ST_ACTIVE;
+	return true;
+}
+
+/*
+ * A staker whose tx was just accepted at s->accepted: current at once when
+ * it starts then (from Durango), else pending until s->start.
+ */
+static bool staker_begin(dn_world *w, struct dn_pstate *p, uint32_t si, uint32_t pending_prio)
+{
+	p_staker *s = &p->st[si];
+	if (s->start <= s->accepted)
+		return s->subnet >= 0 ? subval_start(p, si) : staker_start(w, p, si);
+	s->status = ST_PENDING;
+	p->npending_ever++;
+	if (s->accepted < w->params.durango_time && s->start > w->params.durango_time) {
+		p->npending_durango++;
+		p->nval_pending_durango += s->type_id == SL_P_ADD_PERMISSIONLESS_VALIDATOR_TX;
+	}
+	return heap_push(p, &p->pend, s->start, si, pending_prio);
+}
+
+/*
+ * The start of a staker accepted at t: t itself from Durango; before, 1 h to
+ * 7 days ahead (the network allows up to MAX_FUTURE_START). In the week
+ * before Durango, until a validator is pending across it (and then now and
+ * then), the start is drawn past Durango, so the upgrade finds stakers still
+ * waiting, as mainnet's did.
+ */
+static uint64_t staker_start_time(const dn_world *w, struct dn_pstate *p, uint64_t t)
+{
+	if (durango(w, t))
+		return t;
+	uint64_t d = w->params.durango_time, lo = 3600, hi = 7 * DAY;
+	if (t + hi > d && (p->nval_pending_durango == 0 || dn_rng_chance(&p->rng, 30)))
+		lo = SL_MAX(lo, d - t + 1);
+	return t + dn_rng_range(&p->rng, lo, hi);
 }
 
 /* ---- L1 validator balances ---------------------------------------------------- */
@@ -767,7 +851,7 @@ sl_err dn_p_init(dn_world *w)
 		derive_id(w, "genesis-validator", i, s->tx_id);
 		s->type_id = SL_P_ADD_VALIDATOR_TX;
 		s->node = i;
-		s->start = start;
+		s->start = s->accepted = start;
 		s->end = start + GENESIS_VALIDATOR_DAYS * DAY;
 		s->weight = avax(dn_rng_range(r, 100000, 400000));
 		s->shares = (uint32_t)dn_rng_range(r, 2, 10) * 10000;
@@ -783,7 +867,7 @@ sl_err dn_p_init(dn_world *w)
 		p_staker *s = &p->st[i];
 		s->potential = dn_reward_calculate(&p->rc, s->end - s->start, s->weight, w->supply);
 		w->supply += s->potential;
-		if (!heap_push(p, (uint32_t)i, 1))
+		if (!heap_push(p, &p->cur, s->end, (uint32_t)i, 1))
 			return SL_ERR_NOMEM;
 	}
 	return SL_OK;
@@ -796,7 +880,8 @@ void dn_p_free(dn_world *w)
 		return;
 	free(p->genesis.v);
 	free(p->st);
-	free(p->heap);
+	free(p->cur.v);
+	free(p->pend.v);
 	free(p->subvals);
 	free(p->node_val);
 	free(p->sn);
@@ -816,6 +901,8 @@ static bool tx_base(p_build *b, uint64_t t)
 	dn_world *w = b->w;
 	dn_rng *r = &b->p->rng;
 	uint64_t fee = dn_fee(w, DN_P, SL_P_BASE_TX);
+	if (!durango(w, t))
+		return false; /* the P-chain's BaseTx came with Durango */
 	if (dn_rng_chance(r, 12)) {
 		/* Spend a multi-owner output that is unlocked by now, with `threshold` of its owners. */
 		dn_utxos *set = &w->utxos[DN_P];
@@ -862,8 +949,7 @@ static bool tx_base(p_build *b, uint64_t t)
 		b_abandon(b);
 		return false;
 	}
-	b_memo(b, memos[dn_rng_below(r, SL_ARRAY_LEN(memos))]);
-	return b_finish(b);
+	return b_finish(b); /* no memo: Durango requires it empty */
 }
 
 /* ---- txs: primary network staking ------------------------------------------------------------ */
@@ -943,7 +1029,8 @@ static bool tx_validator(p_build *b, uint64_t t)
 	uint32_t k = (uint32_t)dn_rng_below(r, w->nkeys);
 	uint64_t weight = dn_rng_chance(r, 70) ? avax(dn_rng_range(r, 2000, 10000)) : avax(dn_rng_range(r, 10000, 80000));
 	uint64_t dur = dn_rng_range(r, 14 * DAY, 30 * DAY) + dn_rng_below(r, 3600);
-	if (dur < w->params.min_stake_duration || weight < w->params.min_validator_stake)
+	uint64_t start = staker_start_time(w, p, t);
+	if (dur < w->params.min_stake_duration || weight < w->params.min_validator_stake || start > t + MAX_FUTURE_START)
 		return false;
 	if (!b_stake(b, k, weight, t, dn_rng_chance(r, 40))) {
 		b_abandon(b);
@@ -954,8 +1041,8 @@ static bool tx_validator(p_build *b, uint64_t t)
 	uint32_t shares = w->params.min_delegation_fee + 1000 * (uint32_t)dn_rng_below(r, 80);
 	sl_pchain_utx *u = &b->tx->utx;
 	u->node_id = w->nodes[node].node_id;
-	u->start = t;
-	u->end = t + dur;
+	u->start = start;
+	u->end = start + dur;
 	u->weight = weight;
 	u->subnet_id = ZERO32;
 	u->signer = (sl_pchain_signer){ .type_id = SL_P_SIGNER_POP, .public_key = w->nodes[node].bls_pk,
@@ -972,21 +1059,24 @@ static bool tx_validator(p_build *b, uint64_t t)
 	memcpy(s->tx_id, b->id, 32);
 	s->type_id = SL_P_ADD_PERMISSIONLESS_VALIDATOR_TX;
 	s->node = node;
-	s->start = t;
-	s->end = t + dur;
+	s->accepted = t;
+	s->start = start;
+	s->end = start + dur;
 	s->weight = weight;
 	s->shares = shares;
 	s->rewards = ro;
 	s->delegation = dlo;
 	stake_record(s, b);
-	s->potential = dn_reward_calculate(&p->rc, dur, weight, w->supply);
-	w->supply += s->potential;
 	s->bad_uptime = dn_rng_chance(r, 8);
-	p->node_val[node] = si;
-	return heap_push(p, (uint32_t)si, 1);
+	p->node_val[node] = si; /* pending or current: the node cannot validate twice */
+	return staker_begin(w, p, (uint32_t)si, PRIO_PENDING_VALIDATOR);
 }
 
-/* A current primary validator whose period has at least `room` seconds left after t, or -1. */
+/*
+ * A current (not pending) primary validator whose period has at least `room`
+ * seconds left after t, or -1. Current, so it started before any t at or
+ * after now: a staker on it is inside its period from its start on.
+ */
 static int32_t pick_validator(struct dn_pstate *p, const dn_world *w, uint64_t t, uint64_t room)
 {
 	uint32_t n = p->pool_hi;
@@ -995,7 +1085,7 @@ static int32_t pick_validator(struct dn_pstate *p, const dn_world *w, uint64_t t
 	uint32_t off = (uint32_t)dn_rng_below(&p->rng, n);
 	for (uint32_t i = 0; i < n; i++) {
 		int32_t v = p->node_val[(off + i) % n];
-		if (v >= 0 && p->st[v].end > t + room)
+		if (v >= 0 && p->st[v].status == ST_ACTIVE && p->st[v].end > t + room)
 			return v;
 	}
 	(void)w;
@@ -1008,7 +1098,8 @@ static bool tx_delegator(p_build *b, uint64_t t)
 	struct dn_pstate *p = b->p;
 	dn_rng *r = &p->rng;
 	uint64_t min_dur = w->params.min_stake_duration;
-	int32_t v = pick_validator(p, w, t, min_dur + 2 * 3600);
+	uint64_t start = staker_start_time(w, p, t);
+	int32_t v = pick_validator(p, w, start, min_dur + 2 * 3600);
 	if (v < 0)
 		return false;
 	const p_staker *vs = &p->st[v];
@@ -1018,8 +1109,8 @@ static bool tx_delegator(p_build *b, uint64_t t)
 	amt = SL_MIN(amt, room);
 	if (amt < w->params.min_delegator_stake)
 		return false;
-	uint64_t end = t + dn_rng_range(r, min_dur, vs->end - t - 1);
-	if (end >= vs->end || end - t < min_dur)
+	uint64_t end = start + dn_rng_range(r, min_dur, vs->end - start - 1);
+	if (end >= vs->end || end - start < min_dur)
 		return false;
 	uint32_t k = (uint32_t)dn_rng_below(r, w->nkeys);
 	if (!b_stake(b, k, amt, t, dn_rng_chance(r, 25))) {
@@ -1029,7 +1120,7 @@ static bool tx_delegator(p_build *b, uint64_t t)
 	p_owner ro = dn_rng_chance(r, 85) ? owner_one(k) : owner_one((uint32_t)dn_rng_below(r, w->nkeys));
 	sl_pchain_utx *u = &b->tx->utx;
 	u->node_id = w->nodes[vs->node].node_id;
-	u->start = t;
+	u->start = start;
 	u->end = end;
 	u->weight = amt;
 	u->subnet_id = ZERO32;
@@ -1045,16 +1136,16 @@ static bool tx_delegator(p_build *b, uint64_t t)
 	s->type_id = SL_P_ADD_PERMISSIONLESS_DELEGATOR_TX;
 	s->node = vs->node;
 	s->val = v;
-	s->start = t;
+	s->accepted = t;
+	s->start = start;
 	s->end = end;
 	s->weight = amt;
 	s->rewards = ro;
 	stake_record(s, b);
-	s->potential = dn_reward_calculate(&p->rc, end - t, amt, w->supply);
-	w->supply += s->potential;
+	/* Pending delegators count against the cap from now on: a bound on the real rule (the peak weight). */
 	p->st[v].delegated += amt;
 	p->st[v].ndelegators++;
-	return heap_push(p, (uint32_t)si, 0);
+	return staker_begin(w, p, (uint32_t)si, PRIO_PENDING_DELEGATOR);
 }
 
 /* ---- txs: atomic ----------------------------------------------------------------------------- */
@@ -1082,6 +1173,8 @@ static bool tx_export(p_build *b, uint64_t t, int dst)
 	/* Accepted with its block, at t: importers take it from the next second on. */
 	for (uint32_t i = 0; i < b->nouts[L_EXPORT]; i++)
 		b->outs[L_EXPORT][i].u.avail = t;
+	if (!durango(w, t) && dn_rng_chance(r, 25)) /* memos were allowed until Durango */
+		b_memo(b, memos[dn_rng_below(r, SL_ARRAY_LEN(memos))]);
 	b->export_dst = dst;
 	b->tx->utx.chain = w->chain[dst].id;
 	return b_finish(b);
@@ -1121,15 +1214,20 @@ static bool tx_import(p_build *b, uint64_t t, int src)
 
 /* ---- txs: subnets ------------------------------------------------------------------------------ */
 
-/* A subnet that is still permissioned (not an L1), or -1. */
-static int32_t pick_subnet(struct dn_pstate *p, bool want_chain)
+/*
+ * A subnet that is still permissioned (not an L1), or -1; `for_validators`:
+ * not one planned to become an L1 (every second subnet is: it never gets
+ * permissioned validators, so a ConvertSubnetToL1Tx can find one whenever
+ * Etna's txs begin).
+ */
+static int32_t pick_subnet(struct dn_pstate *p, bool for_validators)
 {
 	if (p->nsn == 0)
 		return -1;
 	size_t off = dn_rng_below(&p->rng, p->nsn);
 	for (size_t i = 0; i < p->nsn; i++) {
 		size_t s = (off + i) % p->nsn;
-		if (!p->sn[s].l1 && (!want_chain || p->sn[s].nchains > 0))
+		if (!p->sn[s].l1 && (!for_validators || s % 2 == 0))
 			return (int32_t)s;
 	}
 	return -1;
@@ -1255,15 +1353,19 @@ static bool tx_add_subnet_validator(p_build *b, uint64_t t)
 	dn_world *w = b->w;
 	struct dn_pstate *p = b->p;
 	dn_rng *r = &p->rng;
-	int32_t si = pick_subnet(p, false);
-	int32_t v = pick_validator(p, w, t, w->params.min_stake_duration + 2 * 3600);
+	int32_t si = pick_subnet(p, true);
+	uint64_t start = staker_start_time(w, p, t);
+	int32_t v = pick_validator(p, w, start, w->params.min_stake_duration + 2 * 3600);
 	if (si < 0 || v < 0)
 		return false;
 	uint32_t node = p->st[v].node;
 	for (size_t i = 0; i < p->nsubvals; i++)
 		if (p->st[p->subvals[i]].subnet == si && p->st[p->subvals[i]].node == node)
 			return false;
-	uint64_t end = t + dn_rng_range(r, w->params.min_stake_duration, p->st[v].end - t - 3600);
+	for (size_t i = 0; i < p->pend.n; i++) /* nor a pending one */
+		if (p->st[p->pend.v[i].idx].subnet == si && p->st[p->pend.v[i].idx].node == node)
+			return false;
+	uint64_t end = start + dn_rng_range(r, w->params.min_stake_duration, p->st[v].end - start - 3600);
 	uint64_t fee = dn_fee(w, DN_P, SL_P_ADD_SUBNET_VALIDATOR_TX);
 	int64_t k = payer(w, r, fee);
 	if (k < 0 || !b_pay(b, (uint32_t)k, fee)) {
@@ -1273,7 +1375,7 @@ static bool tx_add_subnet_validator(p_build *b, uint64_t t)
 	uint64_t weight = dn_rng_range(r, 1, 100) * 20;
 	sl_pchain_utx *u = &b->tx->utx;
 	u->node_id = w->nodes[node].node_id;
-	u->start = t;
+	u->start = start;
 	u->end = end;
 	u->weight = weight;
 	u->subnet_id = b_copy(b, p->sn[si].id, 32);
@@ -1281,20 +1383,19 @@ static bool tx_add_subnet_validator(p_build *b, uint64_t t)
 	if (!b_finish(b))
 		return false;
 	int32_t x = staker_new(p);
-	uint32_t *slot = x < 0 ? NULL : PUSH(p->subvals, p->nsubvals, p->capsubvals);
-	if (!slot)
+	if (x < 0)
 		return false;
-	*slot = (uint32_t)x;
 	p_staker *s = &p->st[x];
 	memcpy(s->tx_id, b->id, 32);
 	s->type_id = SL_P_ADD_SUBNET_VALIDATOR_TX;
 	s->node = node;
 	s->subnet = si;
-	s->start = t;
+	s->accepted = t;
+	s->start = start;
 	s->end = end;
 	s->weight = weight;
-	p->sn[si].nvalidators++;
-	return true;
+	p->sn[si].nvalidators++; /* pending ones too: the subnet is not converted under them */
+	return staker_begin(w, p, (uint32_t)x, PRIO_PENDING_SUBNET);
 }
 
 static void subval_drop(struct dn_pstate *p, size_t i, uint8_t status)
@@ -1336,7 +1437,7 @@ static bool tx_transfer_ownership(p_build *b, uint64_t t)
 	dn_world *w = b->w;
 	struct dn_pstate *p = b->p;
 	dn_rng *r = &p->rng;
-	int32_t si = pick_subnet(p, false);
+	int32_t si = durango(w, t) ? pick_subnet(p, false) : -1; /* a Durango tx */
 	if (si < 0)
 		return false;
 	uint64_t fee = dn_fee(w, DN_P, SL_P_TRANSFER_SUBNET_OWNERSHIP_TX);
@@ -1350,7 +1451,6 @@ static bool tx_transfer_ownership(p_build *b, uint64_t t)
 	u->subnet_id = b_copy(b, p->sn[si].id, 32);
 	b_auth(b, &p->sn[si].owner);
 	u->owner = owners_view(b->a, w, &o);
-	(void)t;
 	if (!b_finish(b))
 		return false;
 	p->sn[si].owner = o;
@@ -1543,6 +1643,8 @@ static bool tx_convert(p_build *b, uint64_t t)
 	struct dn_pstate *p = b->p;
 	dn_rng *r = &p->rng;
 	int32_t si = -1;
+	if (!durango(w, t))
+		return false; /* Etna's txs: after Durango in this timeline (every other L1 tx needs an L1) */
 	size_t off = p->nsn ? dn_rng_below(r, p->nsn) : 0;
 	for (size_t i = 0; i < p->nsn && si < 0; i++) {
 		const p_subnet *s = &p->sn[(off + i) % p->nsn];
@@ -1882,10 +1984,23 @@ static const struct {
 static sl_pchain_tx *make_tx(dn_world *w, sl_arena *a, uint64_t t)
 {
 	struct dn_pstate *p = w->p;
-	/* A type not seen yet weighs 30 times more, so small histories still show every type. */
+	/*
+	 * A type not seen yet weighs 30 times more, so small histories still show
+	 * every type (the L1 validator txs once there is an L1 to act on). Before
+	 * Durango the types it brought (and Etna's) weigh nothing; in the week
+	 * before it, validators weigh 30 times more until one is pending across it.
+	 */
+	bool pre = !durango(w, t);
+	bool want_pending = pre && p->nval_pending_durango == 0 && t + 7 * DAY > w->params.durango_time;
 	unsigned wt[SL_ARRAY_LEN(tx_mix)], sum = 0;
-	for (size_t i = 0; i < SL_ARRAY_LEN(tx_mix); i++)
-		sum += wt[i] = tx_mix[i].weight * (p->counts[tx_mix[i].type_id] ? 1 : 30);
+	for (size_t i = 0; i < SL_ARRAY_LEN(tx_mix); i++) {
+		uint32_t ty = tx_mix[i].type_id;
+		bool later = ty == SL_P_BASE_TX || ty == SL_P_TRANSFER_SUBNET_OWNERSHIP_TX || ty >= SL_P_CONVERT_SUBNET_TO_L1_TX;
+		bool boost = !p->counts[ty] && (ty <= SL_P_CONVERT_SUBNET_TO_L1_TX || p->nl1 > 0);
+		sum += wt[i] = pre && later ? 0
+					    : tx_mix[i].weight * (boost ? 30 : 1) *
+						      (want_pending && ty == SL_P_ADD_PERMISSIONLESS_VALIDATOR_TX ? 30 : 1);
+	}
 	unsigned roll = (unsigned)dn_rng_below(&p->rng, sum);
 	size_t pick = 0;
 	while (roll >= wt[pick])
@@ -1894,21 +2009,32 @@ static sl_pchain_tx *make_tx(dn_world *w, sl_arena *a, uint64_t t)
 	b_init(&b, w, a, tx_mix[pick].type_id);
 	if (!b.failed && tx_mix[pick].gen(&b, t))
 		return b.tx;
-	b_init(&b, w, a, SL_P_BASE_TX);
-	if (!b.failed && tx_base(&b, t))
-		return b.tx;
-	return NULL;
+	/* The fallback: a transfer; before Durango, with no BaseTx yet, an export to X or C. */
+	if (!pre) {
+		b_init(&b, w, a, SL_P_BASE_TX);
+		return !b.failed && tx_base(&b, t) ? b.tx : NULL;
+	}
+	b_init(&b, w, a, SL_P_EXPORT_TX);
+	return !b.failed && tx_export(&b, t, dn_rng_chance(&p->rng, 50) ? DN_X : DN_C) ? b.tx : NULL;
 }
+
+static sl_err promote_due(dn_world *w, uint64_t t, bool *any);
 
 /* The proposal block rewarding the next staker to leave, then its Commit or Abort option. */
 static sl_err reward_block(dn_world *w)
 {
 	struct dn_pstate *p = w->p;
-	uint32_t si = p->heap[0].idx;
-	heap_pop(p);
+	uint32_t si = p->cur.v[0].idx;
+	heap_pop(p, &p->cur);
 	p_staker *s = &p->st[si];
 	uint64_t t = s->end;
 	w->now = t;
+	/* The block's time first promotes whom it reaches, then the reward applies. */
+	bool promoted;
+	sl_err pe = promote_due(w, t, &promoted);
+	if (pe)
+		return pe;
+	s = &p->st[si];
 	bool validator = s->type_id != SL_P_ADD_PERMISSIONLESS_DELEGATOR_TX;
 	bool commit = !(validator ? s->bad_uptime : p->st[s->val].bad_uptime);
 	sl_arena a;
@@ -1923,7 +2049,7 @@ static sl_err reward_block(dn_world *w)
 	if (!b_finish(&b))
 		goto out;
 	sl_pchain_tx *extra = NULL;
-	if (dn_rng_chance(&p->rng, 15)) {
+	if (durango(w, t) && dn_rng_chance(&p->rng, 15)) {
 		/* Since Durango the builder also packs mempool txs into proposal blocks. */
 		p_build x;
 		b_init(&x, w, &a, SL_P_BASE_TX);
@@ -2018,27 +2144,56 @@ static void apply_quiet_changes(struct dn_pstate *p, uint64_t t)
 }
 
 /*
+ * Promote every pending staker whose start has come, at a block of time t
+ * (*any: whether one was), in the pending order (start, priority, tx id).
+ */
+static sl_err promote_due(dn_world *w, uint64_t t, bool *any)
+{
+	struct dn_pstate *p = w->p;
+	*any = false;
+	while (p->pend.n && p->pend.v[0].end <= t) {
+		uint32_t si = p->pend.v[0].idx;
+		heap_pop(p, &p->pend);
+		*any = true;
+		if (!(p->st[si].subnet >= 0 ? subval_start(p, si) : staker_start(w, p, si)))
+			return SL_ERR_NOMEM;
+	}
+	return SL_OK;
+}
+
+/*
  * Bring chain time up to t: reward every staker ending by then, and stop
- * with an empty standard block wherever the validator set changes by time alone.
+ * with an empty standard block wherever the validator set changes by time
+ * alone (a pending staker starts, a permissioned one ends, an L1 balance runs
+ * out), as avalanchego's builder caps a block's time at the next such change.
+ * A pending start at t itself is left to the caller's block at t (or, if none
+ * is made, to the next block, which stops there).
  */
 static sl_err advance_to(dn_world *w, uint64_t t)
 {
 	struct dn_pstate *p = w->p;
 	for (;;) {
-		uint64_t nr = p->nheap ? p->heap[0].end : UINT64_MAX;
+		uint64_t nr = p->cur.n ? p->cur.v[0].end : UINT64_MAX;
 		uint64_t nq = next_quiet_change(p);
-		if (SL_MIN(nr, nq) > t)
+		uint64_t np = p->pend.n ? p->pend.v[0].end : UINT64_MAX;
+		uint64_t m = SL_MIN(nr, SL_MIN(nq, np));
+		if (m > t)
 			return SL_OK;
 		sl_err e;
-		if (nq <= nr) {
-			apply_quiet_changes(p, nq);
-			if (nq < nr && nq < t) {
-				sl_pchain_block blk = { .type_id = SL_P_BANFF_STANDARD_BLOCK, .time = nq };
-				if ((e = emit_block(w, &blk, false)))
-					return e;
-			}
-		} else if ((e = reward_block(w))) {
-			return e;
+		bool any;
+		if (nq == m)
+			apply_quiet_changes(p, m);
+		if (nr == m) {
+			if ((e = reward_block(w))) /* its proposal block promotes whom m reaches */
+				return e;
+		} else if (m < t) {
+			if ((e = promote_due(w, m, &any)))
+				return e;
+			sl_pchain_block blk = { .type_id = SL_P_BANFF_STANDARD_BLOCK, .time = m };
+			if ((e = emit_block(w, &blk, false)))
+				return e;
+		} else if (np == m) {
+			return SL_OK;
 		}
 	}
 }
@@ -2088,6 +2243,9 @@ sl_err dn_p_step(dn_world *w, uint64_t until, uint32_t ntxs)
 		if ((e = advance_to(w, t)))
 			break;
 		w->now = t;
+		bool promoted;
+		if ((e = promote_due(w, t, &promoted)))
+			break;
 		sl_arena a;
 		sl_arena_init(&a, 256u << 20);
 		sl_pchain_tx **txs = sl_arena_array(&a, sizes[i], sizeof *txs);
@@ -2101,6 +2259,10 @@ sl_err dn_p_step(dn_world *w, uint64_t until, uint32_t ntxs)
 			sl_pchain_block blk = { .type_id = SL_P_BANFF_STANDARD_BLOCK, .time = t, .ntxs = n,
 						.txs = txs_array(&a, txs, n) };
 			e = blk.txs ? emit_block(w, &blk, false) : SL_ERR_NOMEM;
+		} else if (promoted) {
+			/* nothing to pack, but the stakers promoted at t need their block (time capped there) */
+			sl_pchain_block blk = { .type_id = SL_P_BANFF_STANDARD_BLOCK, .time = t };
+			e = emit_block(w, &blk, false);
 		}
 		sl_arena_release(&a);
 	}
@@ -2148,7 +2310,9 @@ static void jw_owner(sl_jw *j, const dn_world *w, const p_owner *o)
 
 static const char *status_name(const p_staker *s)
 {
-	return s->status == ST_ACTIVE ? "active" : s->status == ST_DONE ? "completed" : "removed";
+	static const char *const names[] = { [ST_ACTIVE] = "active", [ST_DONE] = "completed",
+					     [ST_REMOVED] = "removed", [ST_PENDING] = "pending" };
+	return names[s->status];
 }
 
 static void jw_staker(sl_jw *j, const dn_world *w, const struct dn_pstate *p, const p_staker *s)
@@ -2166,6 +2330,11 @@ static void jw_staker(sl_jw *j, const dn_world *w, const struct dn_pstate *p, co
 	sl_jw_u64(j, s->start);
 	sl_jw_key(j, "endTime");
 	sl_jw_u64(j, s->end);
+	if (s->accepted < s->start) {
+		/* accepted before Durango with a later start: pending from its tx's block to its start */
+		sl_jw_key(j, "pendingFrom");
+		sl_jw_u64(j, s->accepted);
+	}
 	sl_jw_key(j, "weight");
 	sl_jw_u64s(j, s->weight);
 	if (s->type_id == SL_P_ADD_PERMISSIONLESS_DELEGATOR_TX) {
@@ -2180,8 +2349,10 @@ static void jw_staker(sl_jw *j, const dn_world *w, const struct dn_pstate *p, co
 	sl_jw_key(j, "validationStatus");
 	sl_jw_str(j, status_name(s));
 	if (s->subnet < 0) {
-		sl_jw_key(j, "potentialReward");
-		sl_jw_u64s(j, s->potential);
+		if (s->status != ST_PENDING) { /* fixed when it starts */
+			sl_jw_key(j, "potentialReward");
+			sl_jw_u64s(j, s->potential);
+		}
 		if (s->status == ST_DONE) {
 			sl_jw_key(j, "committed");
 			sl_jw_bool(j, s->committed);
@@ -2275,6 +2446,10 @@ void dn_p_manifest(const dn_world *w, sl_jw *j)
 	jw_genesis(j, w, p);
 	sl_jw_key(j, "l1FeeRate");
 	sl_jw_u64(j, DN_P_L1_FEE_RATE);
+	sl_jw_key(j, "pendingDuringHistory");
+	sl_jw_u64(j, p->npending_ever);
+	sl_jw_key(j, "pendingAtDurango");
+	sl_jw_u64(j, p->npending_durango);
 
 	sl_jw_key(j, "validators");
 	sl_jw_arr(j);
@@ -2363,8 +2538,8 @@ void dn_p_manifest(const dn_world *w, sl_jw *j)
 		}
 		for (size_t i = 0; i < p->nst; i++) {
 			const p_staker *s = &p->st[i];
-			if (s->status != ST_ACTIVE || s->subnet >= 0)
-				continue;
+			if ((s->status != ST_ACTIVE && s->status != ST_PENDING) || s->subnet >= 0)
+				continue; /* a pending staker's stake has left the UTXO set too */
 			for (uint32_t k = 0; k < s->nstake; k++)
 				for (uint32_t o = 0; o < s->stake[k].owner.n; o++)
 					bal[s->stake[k].owner.keys[o]].staked += s->stake[k].amount;

@@ -55,6 +55,13 @@ typedef struct dn_params {
 	uint64_t tx_fee, create_subnet_fee, create_chain_fee, create_asset_fee; /* nAVAX */
 	uint64_t cortina_time;             /* X-chain linearized from here (unix s) */
 	uint64_t ap5_time;                 /* C-chain atomic txs batched from here */
+	/*
+	 * P-chain: before it a staker tx names a future start and waits as a
+	 * pending staker; from it a staker starts when accepted, BaseTx and
+	 * TransferSubnetOwnershipTx exist, memos must be empty; the devnet also
+	 * opens Etna's L1 txs here (its timeline is compressed).
+	 */
+	uint64_t durango_time;
 } dn_params;
 
 /* ---- keys ---- */

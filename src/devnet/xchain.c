@@ -15,9 +15,14 @@
  * only tip of the DAG (a fork vertex shares its parents with its sibling, so
  * neither may spend the other's outputs). They wait in `pending` until then.
  *
+ * Two fxs only: secp256k1fx (AVAX and fungible assets, secp MintOperations)
+ * and nftfx (NFT families). No propertyfx: avalanchejs 5.2.0, which every
+ * generated tx must parse in with the same id (issue 4), has no codec entry
+ * for its type ids 15-19.
+ *
  * Speed: the ledger is indexed here, not scanned. Single-owner fungible
- * UTXOs sit in buckets keyed by (asset, owner); NFTs, property outputs, mint
- * outputs and multi-owner UTXOs sit in pools picked at random. Spent entries
+ * UTXOs sit in buckets keyed by (asset, owner); NFTs, mint outputs and
+ * multi-owner UTXOs sit in pools picked at random. Spent entries
  * leave the indexes lazily, and when more than half of w->utxos[DN_X] is
  * spent the set is compacted (spent UTXOs dropped) and the indexes rebuilt,
  * so memory follows the unspent set rather than the history.
@@ -44,8 +49,8 @@
 #define COMPACT_MIN 65536 /* do not compact a set smaller than this */
 #define TX_BUF_MAX (64u << 20)
 
-enum { AK_SECP, AK_NFT, AK_PROP };
-static const char *const kind_names[] = { "secp256k1", "nft", "property" };
+enum { AK_SECP, AK_NFT };
+static const char *const kind_names[] = { "secp256k1", "nft" };
 
 typedef struct ivec {
 	size_t *v;
@@ -56,7 +61,7 @@ typedef struct xasset {
 	uint8_t id[32];
 	char name[48], symbol[5];
 	uint8_t denom, kind;
-	uint64_t supply; /* secp: units minted; nft: NFTs minted; property: owned outputs minted - burned */
+	uint64_t supply; /* secp: units minted; nft: NFTs minted */
 	uint32_t minted; /* nft serial numbers */
 } xasset;
 
@@ -71,7 +76,7 @@ typedef struct xin {
 } xin;
 
 typedef struct xop {
-	uint32_t type; /* 8, 12, 13, 17, 18 */
+	uint32_t type; /* 8, 12, 13 */
 	xin in;	       /* the UTXO it consumes */
 	dn_utxo outs[MAX_OP_OUTS];
 	uint32_t nouts;
@@ -120,7 +125,7 @@ struct dn_xstate {
 	size_t nbuckets, cap_buckets;
 	uint32_t *bmap; /* bucket index + 1 */
 	size_t bmap_cap;
-	ivec p_multi, p_ant, p_nft, p_prop, p_mint6, p_mint10, p_mint15;
+	ivec p_multi, p_ant, p_nft, p_mint6, p_mint10;
 	size_t nspent; /* spent entries still in w->utxos[DN_X] */
 	dn_utxos pending;
 	/* the container being filled */
@@ -297,9 +302,7 @@ static bool index_utxo(dn_world *w, size_t i)
 	}
 	case SL_T_SECP_MINT_OUTPUT: return ivec_push(&x->p_mint6, i);
 	case SL_T_NFT_MINT_OUTPUT: return ivec_push(&x->p_mint10, i);
-	case SL_T_PROP_MINT_OUTPUT: return ivec_push(&x->p_mint15, i);
 	case SL_T_NFT_TRANSFER_OUTPUT: return single ? ivec_push(&x->p_nft, i) : true;
-	case SL_T_PROP_OWNED_OUTPUT: return single ? ivec_push(&x->p_prop, i) : true;
 	default: return true;
 	}
 }
@@ -309,8 +312,8 @@ static bool reindex(dn_world *w)
 	struct dn_xstate *x = w->x;
 	for (size_t i = 0; i < x->nbuckets; i++)
 		x->buckets[i].list.n = 0;
-	x->p_multi.n = x->p_ant.n = x->p_nft.n = x->p_prop.n = 0;
-	x->p_mint6.n = x->p_mint10.n = x->p_mint15.n = 0;
+	x->p_multi.n = x->p_ant.n = x->p_nft.n = 0;
+	x->p_mint6.n = x->p_mint10.n = 0;
 	for (size_t i = 0; i < w->utxos[DN_X].n; i++)
 		if (!index_utxo(w, i))
 			return false;
@@ -641,18 +644,16 @@ static const char *const name_words[] = { "Snow",   "Glacier", "Peak",	 "Frost",
 static const char *const fungible_words[] = { "Token", "Coin", "Dollar", "Credit", "Points", "Share" };
 static const char *const nft_words[] = { "Cats", "Punks", "Badges", "Tickets", "Art", "Collectibles" };
 
-/* A new asset: fungible (with a minter), an NFT family, or a property asset. */
+/* A new asset: fungible (with a minter) or an NFT family. */
 static bool gen_create_asset(dn_world *w, xtx *tx, uint64_t t, uint32_t k)
 {
 	struct dn_xstate *x = w->x;
 	tx_reset(tx, SL_X_CREATE_ASSET_TX);
-	uint64_t r = dn_rng_below(&x->rng, 100);
-	tx->kind = r < 60 ? AK_SECP : r < 90 ? AK_NFT : AK_PROP;
-	tx->fx = tx->kind == AK_SECP ? SL_FX_SECP256K1 : tx->kind == AK_NFT ? SL_FX_NFT : SL_FX_PROPERTY;
+	tx->kind = dn_rng_below(&x->rng, 100) < 65 ? AK_SECP : AK_NFT;
+	tx->fx = tx->kind == AK_SECP ? SL_FX_SECP256K1 : SL_FX_NFT;
 	const char *w1 = name_words[dn_rng_below(&x->rng, SL_ARRAY_LEN(name_words))];
-	const char *w2 = tx->kind == AK_NFT ? nft_words[dn_rng_below(&x->rng, SL_ARRAY_LEN(nft_words))]
-			 : tx->kind == AK_PROP
-				 ? "Deed"
+	const char *w2 = tx->kind == AK_NFT
+				 ? nft_words[dn_rng_below(&x->rng, SL_ARRAY_LEN(nft_words))]
 				 : fungible_words[dn_rng_below(&x->rng, SL_ARRAY_LEN(fungible_words))];
 	snprintf(tx->name, sizeof tx->name, "%s %s %llu", w1, w2, (unsigned long long)x->nassets);
 	/* symbol: 1-4 upper-case letters */
@@ -680,7 +681,7 @@ static bool gen_create_asset(dn_world *w, xtx *tx, uint64_t t, uint32_t k)
 			owners_multi(w, m, k);
 		break;
 	}
-	case AK_NFT: {
+	default: {
 		uint32_t groups = (uint32_t)dn_rng_range(&x->rng, 2, 6);
 		for (uint32_t g = 0; g < groups; g++) {
 			dn_utxo *m = &tx->st[tx->nst++];
@@ -690,20 +691,6 @@ static bool gen_create_asset(dn_world *w, xtx *tx, uint64_t t, uint32_t k)
 			owners_single(m, k);
 			if (dn_rng_chance(&x->rng, 15))
 				owners_multi(w, m, k);
-		}
-		break;
-	}
-	default: {
-		dn_utxo *m = &tx->st[tx->nst++];
-		*m = tmpl;
-		m->type_id = SL_T_PROP_MINT_OUTPUT;
-		owners_single(m, k);
-		uint32_t n = (uint32_t)dn_rng_range(&x->rng, 1, 2);
-		for (uint32_t i = 0; i < n; i++) {
-			dn_utxo *o = &tx->st[tx->nst++];
-			*o = tmpl;
-			o->type_id = SL_T_PROP_OWNED_OUTPUT;
-			owners_single(o, rand_key(w));
 		}
 		break;
 	}
@@ -725,9 +712,7 @@ static void nft_payload(struct dn_xstate *x, const uint8_t asset[32], dn_utxo *o
 static bool add_mint_op(dn_world *w, xtx *tx, uint64_t t, uint32_t type)
 {
 	struct dn_xstate *x = w->x;
-	ivec *pool = type == SL_T_SECP_MINT_OUTPUT  ? &x->p_mint6
-		     : type == SL_T_NFT_MINT_OUTPUT ? &x->p_mint10
-						    : &x->p_mint15;
+	ivec *pool = type == SL_T_SECP_MINT_OUTPUT ? &x->p_mint6 : &x->p_mint10;
 	dn_utxo *u = pool_pick(w, pool, t, type, false);
 	if (!u || in_tx(tx, u) || tx->nops >= MAX_OPS)
 		return false;
@@ -746,7 +731,7 @@ static bool add_mint_op(dn_world *w, xtx *tx, uint64_t t, uint32_t type)
 		o->type_id = SL_T_SECP_TRANSFER_OUTPUT;
 		o->amount = dn_rng_range(&x->rng, 1, 5000000) * 1000;
 		owners_single(o, rand_key(w));
-	} else if (type == SL_T_NFT_MINT_OUTPUT) {
+	} else {
 		op->type = SL_T_NFT_MINT_OPERATION;
 		uint32_t n = (uint32_t)dn_rng_range(&x->rng, 1, 3);
 		for (uint32_t i = 0; i < n; i++) {
@@ -763,15 +748,6 @@ static bool add_mint_op(dn_world *w, xtx *tx, uint64_t t, uint32_t type)
 			memcpy(op->outs[i].payload, op->outs[0].payload, sizeof op->outs[0].payload);
 			op->outs[i].payload_len = op->outs[0].payload_len;
 		}
-	} else {
-		op->type = SL_T_PROP_MINT_OPERATION;
-		dn_utxo *m = &op->outs[op->nouts++];
-		*m = *u;
-		m->spent = false;
-		dn_utxo *o = &op->outs[op->nouts++];
-		*o = tmpl;
-		o->type_id = SL_T_PROP_OWNED_OUTPUT;
-		owners_single(o, rand_key(w));
 	}
 	tx->nops++;
 	return true;
@@ -781,10 +757,7 @@ static bool gen_mint(dn_world *w, xtx *tx, uint64_t t)
 {
 	struct dn_xstate *x = w->x;
 	tx_reset(tx, SL_X_OPERATION_TX);
-	uint64_t r = dn_rng_below(&x->rng, 100);
-	uint32_t type = r < 45	 ? SL_T_SECP_MINT_OUTPUT
-			: r < 85 ? SL_T_NFT_MINT_OUTPUT
-				 : SL_T_PROP_MINT_OUTPUT;
+	uint32_t type = dn_rng_below(&x->rng, 100) < 55 ? SL_T_SECP_MINT_OUTPUT : SL_T_NFT_MINT_OUTPUT;
 	if (!add_mint_op(w, tx, t, type))
 		return false;
 	if (type == SL_T_NFT_MINT_OUTPUT && dn_rng_chance(&x->rng, 20))
@@ -794,27 +767,24 @@ static bool gen_mint(dn_world *w, xtx *tx, uint64_t t)
 	return pay_fee(w, tx, in->u->owners[in->sigpos[0]], dn_fee(w, DN_X, SL_X_OPERATION_TX), t);
 }
 
-/* Transfer one or two NFTs (TransferOperation), or burn a property (BurnOperation). */
-static bool gen_nft_op(dn_world *w, xtx *tx, uint64_t t, bool burn)
+/* Transfer one or two NFTs (TransferOperation: group and payload kept). */
+static bool gen_nft_transfer(dn_world *w, xtx *tx, uint64_t t)
 {
 	struct dn_xstate *x = w->x;
 	tx_reset(tx, SL_X_OPERATION_TX);
-	uint32_t want = burn ? 1 : dn_rng_chance(&x->rng, 15) ? 2 : 1;
+	uint32_t want = dn_rng_chance(&x->rng, 15) ? 2 : 1;
 	for (uint32_t i = 0; i < want; i++) {
-		dn_utxo *u = burn ? pool_pick(w, &x->p_prop, t, SL_T_PROP_OWNED_OUTPUT, false)
-				  : pool_pick(w, &x->p_nft, t, SL_T_NFT_TRANSFER_OUTPUT, false);
+		dn_utxo *u = pool_pick(w, &x->p_nft, t, SL_T_NFT_TRANSFER_OUTPUT, false);
 		if (!u || in_tx(tx, u))
 			continue;
 		xop *op = &tx->ops[tx->nops++];
-		*op = (xop){ .type = burn ? SL_T_PROP_BURN_OPERATION : SL_T_NFT_TRANSFER_OPERATION };
+		*op = (xop){ .type = SL_T_NFT_TRANSFER_OPERATION };
 		pick_signers(x, u, &op->in);
-		if (!burn) {
-			dn_utxo *o = &op->outs[op->nouts++];
-			*o = *u;
-			o->spent = false;
-			o->locktime = 0;
-			owners_single(o, rand_key(w));
-		}
+		dn_utxo *o = &op->outs[op->nouts++];
+		*o = *u;
+		o->spent = false;
+		o->locktime = 0;
+		owners_single(o, rand_key(w));
 	}
 	if (!tx->nops)
 		return false;
@@ -1035,10 +1005,6 @@ static sl_xchain_op op_of(enc *e, const xop *op)
 		f->payload = sl_span_of(op->outs[0].payload, op->outs[0].payload_len);
 		f->owners1 = owners_of(e, &op->outs[0]);
 		break;
-	case SL_T_PROP_MINT_OPERATION:
-		f->owners1 = owners_of(e, &op->outs[0]);
-		f->owners2 = owners_of(e, &op->outs[1]);
-		break;
 	default: break;
 	}
 	return o;
@@ -1076,11 +1042,7 @@ static void sort_ops(enc *e, xop *ops, uint32_t n)
 
 static uint32_t cred_type_of(uint32_t op_type)
 {
-	switch (sl_avax_x_fx_of(op_type)) {
-	case SL_FX_NFT: return SL_T_NFT_CREDENTIAL;
-	case SL_FX_PROPERTY: return SL_T_PROP_CREDENTIAL;
-	default: return SL_T_SECP_CREDENTIAL;
-	}
+	return sl_avax_x_fx_of(op_type) == SL_FX_NFT ? SL_T_NFT_CREDENTIAL : SL_T_SECP_CREDENTIAL;
 }
 
 static sl_credential cred_of(enc *e, uint32_t type, const xin *in, const uint8_t hash[32])
@@ -1243,8 +1205,6 @@ static sl_err commit(dn_world *w, xtx *tx, uint64_t t)
 			memcpy(tx->st[i].asset_id, id, 32);
 			if (tx->st[i].type_id == SL_T_SECP_TRANSFER_OUTPUT)
 				as->supply += tx->st[i].amount;
-			else if (tx->st[i].type_id == SL_T_PROP_OWNED_OUTPUT)
-				as->supply++;
 		}
 		set_outs_id(tx->st, tx->nst, id, &index);
 		for (uint32_t i = 0; i < tx->nst; i++)
@@ -1260,10 +1220,7 @@ static sl_err commit(dn_world *w, xtx *tx, uint64_t t)
 		else if (as && op->type == SL_T_NFT_MINT_OPERATION) {
 			as->supply += op->nouts;
 			as->minted++;
-		} else if (as && op->type == SL_T_PROP_MINT_OPERATION)
-			as->supply++;
-		else if (as && op->type == SL_T_PROP_BURN_OPERATION && as->supply)
-			as->supply--;
+		}
 		set_outs_id(op->outs, op->nouts, id, &index);
 		for (uint32_t j = 0; j < op->nouts; j++)
 			if (!dn_utxo_add(&x->pending, &op->outs[j]))
@@ -1542,10 +1499,8 @@ static bool gen_one(dn_world *w, xtx *tx, uint64_t t)
 		ok = gen_create_asset(w, tx, t, k);
 	else if (r < 835)
 		ok = gen_mint(w, tx, t);
-	else if (r < 875)
-		ok = gen_nft_op(w, tx, t, false);
 	else if (r < 885)
-		ok = gen_nft_op(w, tx, t, true);
+		ok = gen_nft_transfer(w, tx, t);
 	else if (r < 945)
 		ok = gen_export(w, tx, t, k);
 	else
@@ -1638,8 +1593,7 @@ void dn_x_free(dn_world *w)
 		free(x->buckets[i].list.v);
 	free(x->buckets);
 	free(x->bmap);
-	ivec *pools[] = { &x->p_multi, &x->p_ant,    &x->p_nft,	  &x->p_prop,
-			  &x->p_mint6, &x->p_mint10, &x->p_mint15 };
+	ivec *pools[] = { &x->p_multi, &x->p_ant, &x->p_nft, &x->p_mint6, &x->p_mint10 };
 	for (size_t i = 0; i < SL_ARRAY_LEN(pools); i++)
 		free(pools[i]->v);
 	free(x->pending.v);

@@ -11,6 +11,17 @@
 // X.genesis.utxos, P.genesis.validators with their stake and owners), checks
 // that it adds up to P.genesisSupply, and must then match the manifest
 // exactly: balances, stakers, rewards, supply.
+//
+// Durango (manifest.durangoTime) splits the P-chain's rules: before it a
+// staker tx names a start after its block's time (at most two weeks ahead),
+// its period counts from there, and it waits pending until the first block at
+// that time (no block may pass a pending start), which promotes it — primary
+// stakers get their potential reward then, from the supply of that moment, in
+// avalanchego's pending order (start, validators before delegators before
+// permissioned subnet validators, tx id); BaseTx, TransferSubnetOwnershipTx
+// and the L1 txs do not exist yet, and proposal blocks carry only their
+// RewardValidatorTx. From Durango a staker starts with its block and memos
+// are empty.
 import { normalize, recoverAddress, formatAddr, sha256 } from './devnet-lib.mjs';
 import { utils } from '@avalabs/avalanchejs';
 import { cb58 } from './lib.mjs';
@@ -232,12 +243,47 @@ export function replay({ txs, manifest, hrp = 'local', sigSample = 1 }) {
       if (!validator) { bad(`P ${n.id}: delegates to ${s.nodeId}, which has no current validator`); return; }
       if (s.start < validator.start || s.end > validator.end) bad(`P ${n.id}: delegation [${s.start}, ${s.end}] outside its validator's [${validator.start}, ${validator.end}]`);
       if (days < minDays) bad(`P ${n.id}: delegation period ${days.toFixed(2)} days below ${minDays}`);
-      const total = validator.weight + [...stakers.values()].filter((d) => d.validatorTxId === validator.txId && d.status === 'active').reduce((a, d) => a + d.weight, 0n) + s.weight;
+      // current and pending delegators together: a bound on the peak the network checks, so never more lenient
+      const total = validator.weight + [...stakers.values()].filter((d) => d.validatorTxId === validator.txId && (d.status === 'active' || d.status === 'pending')).reduce((a, d) => a + d.weight, 0n) + s.weight;
       const cap = validator.weight * 5n < 3_000_000n * NAVAX ? validator.weight * 5n : 3_000_000n * NAVAX;
       if (total > cap) bad(`P ${n.id}: validator ${validator.nodeId} would weigh ${total}, above its cap ${cap}`);
     }
   }
   const currentValidator = (nodeId, subnetId) => [...stakers.values()].find((s) => s.isValidator && s.nodeId === nodeId && s.subnetId === subnetId && s.status === 'active');
+  // current or pending (avalanchego's GetValidator): a node validates a subnet once, and stakers on it stay inside its period
+  const validatorOf = (nodeId, subnetId) => [...stakers.values()].find((s) => s.isValidator && s.nodeId === nodeId && s.subnetId === subnetId && (s.status === 'active' || s.status === 'pending'));
+  const durangoTime = manifest.durangoTime;
+  if (!Number.isInteger(durangoTime)) bad(`manifest: durangoTime ${durangoTime}`);
+  const MAX_FUTURE_START = 14 * 86400;
+  const pending = []; // stakers waiting for their start
+  // A staker tx at block time `time`: its start (pending: a later one) by the era's rule.
+  function stakerStart(n, time) {
+    const start = Number(n.start);
+    if (time >= durangoTime) {
+      if (start !== time) bad(`P ${n.id}: post-Durango staker with start ${start}, its block's time is ${time} (the generator sets it to the block time)`);
+      return { start: time, isPending: false };
+    }
+    if (!(start > time)) bad(`P ${n.id}: pre-Durango start ${start} not after the chain time ${time}`);
+    if (start > time + MAX_FUTURE_START) bad(`P ${n.id}: pre-Durango start ${start} more than two weeks after ${time}`);
+    return { start, isPending: start > time };
+  }
+  const pendingPrio = (s) => (s.permissioned ? 6 : s.isValidator ? 2 : 3);
+  // A block at time t: no pending start before it; those starting at t become current, in the pending order.
+  function promote(t, bi) {
+    const due = [];
+    for (let i = pending.length - 1; i >= 0; i--) {
+      const s = pending[i];
+      if (s.start < t) bad(`P block ${bi} at ${t}: chain time passes the start ${s.start} of pending ${s.txId}`);
+      if (s.start <= t) { due.push(s); pending.splice(i, 1); }
+    }
+    due.sort((a, b) => pendingPrio(a) - pendingPrio(b) || Buffer.compare(Buffer.from(cb58dec(a.txId)), Buffer.from(cb58dec(b.txId))));
+    for (const s of due) {
+      s.status = 'active';
+      if (s.permissioned) continue;
+      s.potentialReward = potentialReward(supply, s.weight, BigInt(s.end - s.start));
+      supply += s.potentialReward;
+    }
+  }
   // the genesis validators: AddValidatorTx records (no base outputs), current from genesis on
   for (const v of manifest.P.genesis.validators) {
     const stake = v.stake.map((o) => ({ asset: avax, kind: 'secp', amount: BigInt(o.amount), owners: ownersFromManifest(o.owner), ...(BigInt(o.stakeableLocktime) ? { lock: BigInt(o.stakeableLocktime) } : {}) }));
@@ -254,7 +300,11 @@ export function replay({ txs, manifest, hrp = 'local', sigSample = 1 }) {
     stakers.set(v.txId, s);
   }
 
+  const durangoTypes = new Set(['BaseTx', 'TransferSubnetOwnershipTx', 'ConvertSubnetToL1Tx', 'RegisterL1ValidatorTx', 'SetL1ValidatorWeightTx', 'IncreaseL1ValidatorBalanceTx', 'DisableL1ValidatorTx']);
   function applyP(n, blk, time) {
+    if (time < durangoTime && durangoTypes.has(n.type)) bad(`P ${n.id}: ${n.type} at ${time}, before Durango (${durangoTime})`);
+    if (n.memo && time >= durangoTime) bad(`P ${n.id}: memo ${n.memo} after Durango (must be empty)`);
+    if (n.memo && n.memo.length > 512) bad(`P ${n.id}: memo of ${n.memo.length / 2} bytes`);
     const { inAmt, ci: ci0 } = spendInputs(P, n, time);
     let ci = ci0;
     let extraOut = 0n;
@@ -265,27 +315,36 @@ export function replay({ txs, manifest, hrp = 'local', sigSample = 1 }) {
         const weight = n.stake.reduce((a, o) => a + o.amount, 0n);
         if (weight !== n.weight) bad(`P ${n.id}: stake ${weight} ≠ weight ${n.weight}`);
         if (n.subnetId !== PRIMARY) { bad(`P ${n.id}: permissionless staker on subnet ${n.subnetId}`); break; }
-        const s = { txId: n.id, nodeId: n.nodeId, subnetId: n.subnetId, start: time, end: Number(n.end), weight, stake: n.stake, nOuts: n.outs.length,
-          rewardsOwner: n.rewardsOwner, delegationRewardsOwner: n.delegationRewardsOwner, shares: n.shares, status: 'active', isValidator,
-          feesPaid: 0n, feesAccrued: 0n, delegatorCount: 0 };
+        const { start, isPending } = stakerStart(n, time);
+        const s = { txId: n.id, nodeId: n.nodeId, subnetId: n.subnetId, start, end: Number(n.end), weight, stake: n.stake, nOuts: n.outs.length,
+          rewardsOwner: n.rewardsOwner, delegationRewardsOwner: n.delegationRewardsOwner, shares: n.shares, status: isPending ? 'pending' : 'active', isValidator,
+          feesPaid: 0n, feesAccrued: 0n, delegatorCount: 0, accepted: time, wasPending: isPending };
         let validator;
-        if (isValidator) { if (currentValidator(n.nodeId, PRIMARY)) bad(`P ${n.id}: ${n.nodeId} already validates`); } else {
-          validator = currentValidator(n.nodeId, PRIMARY);
+        if (isValidator) { if (validatorOf(n.nodeId, PRIMARY)) bad(`P ${n.id}: ${n.nodeId} already validates (or is pending)`); } else {
+          validator = validatorOf(n.nodeId, PRIMARY);
           if (validator) { s.validatorTxId = validator.txId; validator.delegatorCount++; }
         }
         stakeBounds(n, s, validator);
-        s.potentialReward = potentialReward(supply, weight, BigInt(s.end - time));
-        supply += s.potentialReward;
+        if (isPending) pending.push(s);
+        else {
+          s.potentialReward = potentialReward(supply, weight, BigInt(s.end - start));
+          supply += s.potentialReward;
+        }
         stakers.set(n.id, s);
         break;
       }
       case 'AddSubnetValidatorTx': {
-        const primary = currentValidator(n.nodeId, PRIMARY);
+        const { start, isPending } = stakerStart(n, time);
+        const end = Number(n.end), days = (end - start) / 86400;
+        if (days < minDays || days > 365) bad(`P ${n.id}: subnet validator period ${days.toFixed(2)} days outside [${minDays}, 365]`);
+        const primary = validatorOf(n.nodeId, PRIMARY);
         if (!primary) bad(`P ${n.id}: subnet validator ${n.nodeId} is not a primary validator`);
-        else if (Number(n.end) > primary.end) bad(`P ${n.id}: subnet validation ends after the primary one (${n.end} > ${primary.end})`);
-        if (currentValidator(n.nodeId, n.subnetId)) bad(`P ${n.id}: ${n.nodeId} already validates ${n.subnetId}`);
+        else if (start < primary.start || end > primary.end) bad(`P ${n.id}: subnet validation [${start}, ${end}] outside the primary one [${primary.start}, ${primary.end}]`);
+        if (validatorOf(n.nodeId, n.subnetId)) bad(`P ${n.id}: ${n.nodeId} already validates ${n.subnetId} (or is pending)`);
         subnetAuth(n, ci++, n.subnetId, 'subnetAuth');
-        stakers.set(n.id, { txId: n.id, nodeId: n.nodeId, subnetId: n.subnetId, start: time, end: Number(n.end), weight: n.weight, status: 'active', isValidator: true, permissioned: true });
+        const s = { txId: n.id, nodeId: n.nodeId, subnetId: n.subnetId, start, end, weight: n.weight, status: isPending ? 'pending' : 'active', isValidator: true, permissioned: true, accepted: time, wasPending: isPending };
+        if (isPending) pending.push(s);
+        stakers.set(n.id, s);
         break;
       }
       case 'RemoveSubnetValidatorTx': {
@@ -399,10 +458,12 @@ export function replay({ txs, manifest, hrp = 'local', sigSample = 1 }) {
     const b = blocks[bi];
     if (b.time < pTime) bad(`P block ${bi}: time ${b.time} before its parent's ${pTime}`);
     pTime = b.time;
+    promote(pTime, bi);
     expirePermissioned(pTime);
     const norm = b.txs.map((t) => N.P.find((x) => x.src === t));
     if (b.type === 'BanffStandardBlock') norm.forEach((n) => applyP(n, b, b.time));
     else if (b.type === 'BanffProposalBlock') {
+      if (b.time < durangoTime && norm.length > 1) bad(`P block ${bi}: pre-Durango proposal block with ${norm.length - 1} other txs`);
       norm.slice(0, -1).forEach((n) => applyP(n, b, b.time));
       const dec = norm[norm.length - 1];
       const child = blocks[bi + 1];
@@ -512,7 +573,8 @@ export function replay({ txs, manifest, hrp = 'local', sigSample = 1 }) {
     const locked = (o.lock ?? 0n) > BigInt(pTime) || o.owners.locktime > BigInt(pTime);
     for (const a of o.owners.addrs) acct(fmt('P', a))[locked ? 'locked' : 'unlocked'] += o.amount;
   }
-  for (const s of stakers.values()) if (s.status === 'active' && s.stake) for (const o of s.stake) for (const a of o.owners.addrs) acct(fmt('P', a)).staked += o.amount;
+  // staked: the stake of current and pending stakers (it left the UTXO set with the tx)
+  for (const s of stakers.values()) if ((s.status === 'active' || s.status === 'pending') && s.stake) for (const o of s.stake) for (const a of o.owners.addrs) acct(fmt('P', a)).staked += o.amount;
   for (const [a, b] of pBal) if (!M.P.balances[a]) bad(`P balance of ${a} (not in the manifest): ${S(b.unlocked)}/${S(b.locked)}/${S(b.staked)}`);
   for (const [a, want] of Object.entries(M.P.balances)) {
     const got = pBal.get(a) ?? { unlocked: 0n, locked: 0n, staked: 0n };
@@ -531,11 +593,22 @@ export function replay({ txs, manifest, hrp = 'local', sigSample = 1 }) {
     cmp('nodeId', s.nodeId); cmp('subnetId', s.subnetId); cmp('startTime', s.start); cmp('endTime', s.end); cmp('weight', s.weight);
     cmp('validationStatus', s.status);
     if (s.validatorTxId) cmp('validatorTxId', s.validatorTxId);
-    if (s.stake || s.genesis) cmp('potentialReward', s.potentialReward);
+    if (s.wasPending) { if (m.pendingFrom === undefined) bad(`P staker ${s.txId}: pending from ${s.accepted} to ${s.start}, no pendingFrom in the manifest`); else cmp('pendingFrom', s.accepted); }
+    else if (m.pendingFrom !== undefined) bad(`P staker ${s.txId}: pendingFrom ${m.pendingFrom} in the manifest, never pending in the replay`);
+    if (s.status === 'pending' && m.potentialReward !== undefined) bad(`P staker ${s.txId}: pending, yet a potentialReward ${m.potentialReward} in the manifest`);
+    if ((s.stake || s.genesis) && s.status !== 'pending') {
+      if (m.potentialReward === undefined) bad(`P staker ${s.txId}: no potentialReward in the manifest`);
+      cmp('potentialReward', s.potentialReward);
+    }
     if (s.status === 'completed' && s.stake) { cmp('committed', s.committed); cmp('reward', s.reward); }
     if (s.isValidator && !s.permissioned) { cmp('delegatorCount', s.delegatorCount); cmp('delegationFee', s.shares); cmp('delegationFeesPaid', s.feesPaid); cmp('delegationFeesAccrued', s.feesAccrued); }
   }
   for (const id of mStakers.keys()) bad(`P staker ${id} in the manifest, not in the history`);
+  const everPending = [...stakers.values()].filter((s) => s.wasPending);
+  const atDurango = everPending.filter((s) => s.accepted < durangoTime && s.start > durangoTime);
+  stats.pending = { during: everPending.length, atDurango: atDurango.length, atEnd: pending.length };
+  if (everPending.length !== M.P.pendingDuringHistory) bad(`P pendingDuringHistory: manifest ${M.P.pendingDuringHistory}, replay ${everPending.length}`);
+  if (atDurango.length !== M.P.pendingAtDurango) bad(`P pendingAtDurango: manifest ${M.P.pendingAtDurango}, replay ${atDurango.length}`);
   // subnets
   const mSubnets = new Map(M.P.subnets.map((s) => [s.subnetId, s]));
   for (const s of subnets.values()) {

@@ -20,11 +20,22 @@
  *   - subnet auth signed by the subnet's owner of the moment, disable auth
  *     by the L1 validator's deactivation owner, BLS proofs of possession and
  *     warp aggregate signatures verify against the L1's validator set;
- *   - rewards recomputed with the formula from the replayed supply; stake,
- *     reward and refund UTXOs at the documented indices;
+ *   - before Durango: a staker's start is after its block's time and at most
+ *     two weeks ahead, its period counts from that start, and it is pending
+ *     until then; no block's time passes a pending start, and the first
+ *     block at it promotes it (validators, delegators, then permissioned
+ *     subnet validators, then by tx id); no BaseTx, TransferSubnetOwnershipTx
+ *     or L1 tx, and proposal blocks carry only their RewardValidatorTx. From
+ *     Durango: stakers start at their block's time and memos are empty;
+ *   - rewards recomputed with the formula from the replayed supply (when the
+ *     staker starts: at its tx, or at its promotion); stake, reward and
+ *     refund UTXOs at the documented indices;
  *   - at the end the replayed UTXO set equals the generator's, the supply
- *     matches, and every tx type of the P-chain mix occurred.
- * Same seed, same bytes.
+ *     matches, and every tx type of the P-chain mix occurred; the manifest's
+ *     pending stakers (pendingFrom, pendingDuringHistory, pendingAtDurango)
+ *     are the replay's, and some validators were still pending at Durango.
+ * A history cut a few days after genesis shows "pending" stakers in the
+ * manifest, replayed the same way. Same seed, same bytes.
  *
  * The world is reached through the sl_devnet handle, whose first member is
  * the dn_world (devnet.c); this test is the only place that relies on it.
@@ -166,6 +177,9 @@ typedef struct owner {
 typedef struct rstaker {
 	uint8_t tx_id[32], node[20];
 	bool validator, active, genesis;
+	bool pending, permissioned, was_pending;
+	uint32_t prio;          /* avalanchego's pending priority: validator 2, delegator 3, subnet 6 */
+	uint64_t accepted;      /* its tx's block time */
 	uint64_t start, end, weight, potential, accrued;
 	uint32_t shares, nouts, nstake;
 	uint64_t stake_amt[4], stake_lock[4];
@@ -345,12 +359,30 @@ static void check_pop(const uint8_t *pk48, const uint8_t *pop96, sl_bls_pk *out)
 	assert_true(sl_bls_pop_verify(out, &s));
 }
 
-static int current_validator(replay *r, const uint8_t node[20])
+/* The node's primary validator, current or pending (avalanchego's GetValidator), or -1. */
+static int primary_validator(replay *r, const uint8_t node[20])
 {
 	for (size_t i = 0; i < r->nst; i++)
-		if (r->st[i].validator && r->st[i].active && !memcmp(r->st[i].node, node, 20))
+		if (r->st[i].validator && !r->st[i].permissioned && (r->st[i].active || r->st[i].pending) &&
+		    !memcmp(r->st[i].node, node, 20))
 			return (int)i;
 	return -1;
+}
+
+/*
+ * A staker's start against the block time t: before Durango after t, at
+ * most two weeks ahead (MaxFutureStartTime); from Durango the start is
+ * ignored by the network and the generator sets it to t.
+ */
+static bool check_start(const dn_world *w, uint64_t start, uint64_t t)
+{
+	if (t >= w->params.durango_time) {
+		assert_int_equal(start, t);
+		return false;
+	}
+	assert_true(start > t);
+	assert_true(start <= t + 14 * DAY);
+	return true;
 }
 
 static void sorted_outs(const sl_avax_out *outs, uint32_t n)
@@ -421,6 +453,11 @@ static void replay_tx(replay *r, const sl_pchain_tx *tx, uint64_t t)
 	}
 	r->counts[u->type_id]++;
 	uint64_t in = 0, out = 0, burn = 0;
+	if (t < w->params.durango_time) /* Durango's txs, and Etna's after it in this timeline */
+		assert_true(u->type_id != SL_P_BASE_TX && u->type_id != SL_P_TRANSFER_SUBNET_OWNERSHIP_TX &&
+			    u->type_id < SL_P_CONVERT_SUBNET_TO_L1_TX);
+	if (u->has_base) /* memos: up to 256 bytes, then none from Durango */
+		assert_true(t >= w->params.durango_time ? u->base.memo.len == 0 : u->base.memo.len <= 256);
 	if (u->has_base) {
 		assert_int_equal(u->base.network_id, w->cfg.network_id);
 		assert_memory_equal(u->base.blockchain_id, w->chain[DN_P].id, 32);
@@ -472,15 +509,17 @@ static void replay_tx(replay *r, const sl_pchain_tx *tx, uint64_t t)
 	case SL_P_ADD_PERMISSIONLESS_DELEGATOR_TX: {
 		bool val = u->type_id == SL_P_ADD_PERMISSIONLESS_VALIDATOR_TX;
 		assert_memory_equal(u->subnet_id, (uint8_t[32]){ 0 }, 32);
-		assert_int_equal(u->start, t);
-		assert_true(u->end - t >= w->params.min_stake_duration && u->end - t <= w->params.max_stake_duration);
+		bool pending = check_start(w, u->start, t);
+		assert_true(u->end - u->start >= w->params.min_stake_duration &&
+			    u->end - u->start <= w->params.max_stake_duration);
 		uint64_t staked = 0;
 		for (uint32_t i = 0; i < u->nstake; i++)
 			staked += u->stake[i].out.amount;
 		assert_int_equal(staked, u->weight);
 		assert_true(r->nst < SL_ARRAY_LEN(r->st));
 		rstaker *s = &r->st[r->nst];
-		*s = (rstaker){ .validator = val, .active = true, .start = t, .end = u->end, .weight = u->weight,
+		*s = (rstaker){ .validator = val, .active = !pending, .pending = pending, .was_pending = pending,
+				.prio = val ? 2 : 3, .accepted = t, .start = u->start, .end = u->end, .weight = u->weight,
 				.shares = u->shares, .nouts = u->base.nouts, .nstake = u->nstake, .val = -1 };
 		memcpy(s->tx_id, tx->id, 32);
 		memcpy(s->node, u->node_id, 20);
@@ -493,19 +532,22 @@ static void replay_tx(replay *r, const sl_pchain_tx *tx, uint64_t t)
 		if (val) {
 			assert_true(u->weight >= w->params.min_validator_stake);
 			assert_true(u->shares >= w->params.min_delegation_fee && u->shares <= 1000000);
-			assert_int_equal(current_validator(r, u->node_id), -1);
+			assert_int_equal(primary_validator(r, u->node_id), -1);
 			assert_int_equal(u->signer.type_id, SL_P_SIGNER_POP);
 			sl_bls_pk pk;
 			check_pop(u->signer.public_key, u->signer.pop, &pk);
 			s->delegation = owner_of(&u->delegation_owner);
 		} else {
 			assert_true(u->weight >= w->params.min_delegator_stake);
-			s->val = current_validator(r, u->node_id);
+			s->val = primary_validator(r, u->node_id);
 			assert_true(s->val >= 0);
-			assert_true(u->end <= r->st[s->val].end);
+			/* inside its validator's period (so, from Durango, a current validator) */
+			assert_true(u->start >= r->st[s->val].start && u->end <= r->st[s->val].end);
 		}
-		s->potential = dn_reward_calculate(rc(w), u->end - t, u->weight, r->supply);
-		r->supply += s->potential;
+		if (!pending) {
+			s->potential = dn_reward_calculate(rc(w), u->end - u->start, u->weight, r->supply);
+			r->supply += s->potential;
+		}
 		r->nst++;
 		break;
 	}
@@ -548,10 +590,25 @@ static void replay_tx(replay *r, const sl_pchain_tx *tx, uint64_t t)
 			assert_true(json_object_size(json_object_get(g, "alloc")) > 0);
 			json_decref(g);
 		}
+		if (u->type_id == SL_P_TRANSFER_SUBNET_OWNERSHIP_TX)
+			assert_true(t >= w->params.durango_time);
+		if (u->type_id == SL_P_CONVERT_SUBNET_TO_L1_TX)
+			assert_true(t >= w->params.durango_time);
 		if (u->type_id == SL_P_ADD_SUBNET_VALIDATOR_TX) {
-			int v = current_validator(r, u->node_id);
+			bool pending = check_start(w, u->start, t);
+			assert_true(u->end - u->start >= w->params.min_stake_duration &&
+				    u->end - u->start <= w->params.max_stake_duration);
+			int v = primary_validator(r, u->node_id);
 			assert_true(v >= 0);
-			assert_true(u->end <= r->st[v].end);
+			assert_true(u->start >= r->st[v].start && u->end <= r->st[v].end);
+			if (pending) { /* kept only to check when it starts */
+				assert_true(r->nst < SL_ARRAY_LEN(r->st));
+				rstaker *x = &r->st[r->nst++];
+				*x = (rstaker){ .validator = true, .permissioned = true, .pending = true, .was_pending = true,
+						.prio = 6, .accepted = t, .start = u->start, .end = u->end, .val = -1 };
+				memcpy(x->tx_id, tx->id, 32);
+				memcpy(x->node, u->node_id, 20);
+			}
 		}
 		if (u->type_id == SL_P_CONVERT_SUBNET_TO_L1_TX) {
 			s->l1 = true;
@@ -666,6 +723,46 @@ static void replay_tx(replay *r, const sl_pchain_tx *tx, uint64_t t)
 	}
 	if (u->has_base)
 		assert_true(in == out + fee_of(u->type_id) + burn);
+}
+
+static int promo_cmp(const void *x, const void *y)
+{
+	const rstaker *a = *(rstaker *const *)x, *b = *(rstaker *const *)y;
+	if (a->prio != b->prio)
+		return a->prio < b->prio ? -1 : 1;
+	return memcmp(a->tx_id, b->tx_id, 32);
+}
+
+/*
+ * A block at time t: no pending start lies before it (chain time stops at
+ * each), and the stakers starting at t become current, in avalanchego's
+ * pending order, each primary one with its potential reward from the supply
+ * of that moment.
+ */
+static void replay_promote(replay *r, uint64_t t)
+{
+	rstaker *due[256];
+	size_t n = 0;
+	for (size_t i = 0; i < r->nst; i++) {
+		rstaker *s = &r->st[i];
+		if (!s->pending)
+			continue;
+		assert_true(s->start >= t);
+		if (s->start == t) {
+			assert_true(n < SL_ARRAY_LEN(due));
+			due[n++] = s;
+		}
+	}
+	qsort(due, n, sizeof *due, promo_cmp);
+	for (size_t i = 0; i < n; i++) {
+		rstaker *s = due[i];
+		s->pending = false;
+		s->active = true;
+		if (s->permissioned)
+			continue;
+		s->potential = dn_reward_calculate(rc(r->w), s->end - s->start, s->weight, r->supply);
+		r->supply += s->potential;
+	}
 }
 
 /* The Commit/Abort of the pending RewardValidatorTx: stake back, rewards at their indices. */
@@ -903,9 +1000,12 @@ static void replay_history(replay *r, const sink *snk)
 		memcpy(parent_inner, b.id, 32);
 		last_time = b.time;
 
+		replay_promote(r, b.time);
 		switch (b.type_id) {
 		case SL_P_BANFF_STANDARD_BLOCK:
 		case SL_P_BANFF_PROPOSAL_BLOCK:
+			if (b.type_id == SL_P_BANFF_PROPOSAL_BLOCK && b.time < w->params.durango_time)
+				assert_int_equal(b.ntxs, 0); /* the builder packs other txs with it from Durango */
 			for (uint32_t k = 0; k < sl_pchain_block_tx_count(&b); k++)
 				replay_tx(r, sl_pchain_block_tx_at(&b, k), b.time);
 			if (b.type_id == SL_P_BANFF_PROPOSAL_BLOCK)
@@ -946,6 +1046,70 @@ static void check_final(replay *r)
 		rlive += r->led.v[i].used && !r->led.v[i].spent;
 	assert_int_equal(rlive, live);
 	assert_int_equal(r->supply, w->supply);
+}
+
+/*
+ * The manifest's stakers against the replay: start, pendingFrom (present iff
+ * the staker was pending), "pending" status iff still pending, potential
+ * rewards; and the counts pendingDuringHistory and pendingAtDurango.
+ * Returns how many validators were still pending when Durango came.
+ */
+static size_t check_manifest_stakers(replay *r, json_t *pm)
+{
+	const dn_world *w = r->w;
+	size_t found = 0, pending_ever = 0, at_durango = 0, val_at_durango = 0;
+	const char *lists[] = { "validators", "delegators" };
+	for (size_t l = 0; l < 2; l++) {
+		size_t i;
+		json_t *v;
+		json_array_foreach(json_object_get(pm, lists[l]), i, v)
+		{
+			uint8_t tid[32];
+			id_of_json(json_object_get(v, "txId"), tid);
+			const char *status = json_string_value(json_object_get(v, "validationStatus"));
+			json_t *pf = json_object_get(v, "pendingFrom");
+			uint64_t start = (uint64_t)json_integer_value(json_object_get(v, "startTime"));
+			if (pf) {
+				uint64_t from = (uint64_t)json_integer_value(pf);
+				pending_ever++;
+				assert_true(from < start);
+				if (from < w->params.durango_time && start > w->params.durango_time) {
+					at_durango++;
+					val_at_durango += !strcmp(json_string_value(json_object_get(v, "txType")),
+								  "AddPermissionlessValidatorTx");
+				}
+			}
+			if (!strcmp(status, "pending"))
+				assert_non_null(pf);
+			const rstaker *s = NULL;
+			for (size_t k = 0; k < r->nst && !s; k++)
+				if (!memcmp(r->st[k].tx_id, tid, 32))
+					s = &r->st[k];
+			if (!s) { /* a permissioned subnet validator that never was pending: not kept */
+				assert_null(pf);
+				continue;
+			}
+			found++;
+			assert_int_equal(start, s->start);
+			assert_int_equal(pf != NULL, s->was_pending);
+			if (pf)
+				assert_int_equal(json_integer_value(pf), s->accepted);
+			assert_int_equal(!strcmp(status, "pending"), s->pending);
+			json_t *pr = json_object_get(v, "potentialReward");
+			if (s->permissioned || s->pending)
+				assert_null(pr);
+			else
+				assert_int_equal(u64_of_json(pr), s->potential);
+		}
+	}
+	size_t was = 0;
+	for (size_t k = 0; k < r->nst; k++)
+		was += r->st[k].was_pending;
+	assert_int_equal(found, r->nst);
+	assert_int_equal(pending_ever, was);
+	assert_int_equal(json_integer_value(json_object_get(pm, "pendingDuringHistory")), pending_ever);
+	assert_int_equal(json_integer_value(json_object_get(pm, "pendingAtDurango")), at_durango);
+	return val_at_durango;
 }
 
 static sl_devnet *make(sink *s, const char *seed, uint64_t txs)
@@ -1000,6 +1164,10 @@ static void test_history_replays(void **state)
 	json_t *root = json_loadb((const char *)m.p, m.len, 0, &je);
 	assert_non_null(root);
 	json_t *pm = json_object_get(root, "P");
+	assert_int_equal(json_integer_value(json_object_get(root, "durangoTime")), r->w->params.durango_time);
+	/* stakers were pending before Durango, validators among them still when it came */
+	assert_true(json_integer_value(json_object_get(pm, "pendingDuringHistory")) > 0);
+	assert_true(check_manifest_stakers(r, pm) > 0);
 	bool seen[3] = { false };
 	size_t i;
 	json_t *v;
@@ -1018,6 +1186,78 @@ static void test_history_replays(void **state)
 	json_decref(root);
 	sl_buf_release(&m);
 
+	free(r->led.v);
+	free(r->imported.v);
+	free(r);
+	sink_free(&s);
+	sl_devnet_free(d);
+}
+
+/*
+ * A history cut 3 days after genesis (P-chain steps only): validators and
+ * delegators accepted in the last days still wait for their start, and the
+ * manifest shows them "pending" (start after endTime, no potential reward
+ * yet, their stake counted as staked); the replay agrees.
+ */
+static void test_pending_at_the_end(void **state)
+{
+	(void)state;
+	sink s;
+	sl_devnet *d = make(&s, "pchain-pending", 2000);
+	dn_world *w = dn_world_of(d);
+	replay *r = calloc(1, sizeof *r);
+	assert_non_null(r);
+	r->w = w;
+	replay_genesis(r, d);
+	w->sink = sink_fn;
+	w->sink_ctx = &s;
+	for (uint64_t i = 1; i <= 12; i++) {
+		uint64_t until = w->cfg.start_time + 3 * DAY * i / 12;
+		w->now = until;
+		assert_int_equal(dn_p_step(w, until, 30), SL_OK);
+		assert_int_equal(w->sink_err, SL_OK);
+	}
+	replay_history(r, &s);
+	check_final(r);
+
+	sl_buf m;
+	sl_buf_init(&m, 1u << 28);
+	sl_devnet_manifest_write(d, &m);
+	json_error_t je;
+	json_t *root = json_loadb((const char *)m.p, m.len, 0, &je);
+	assert_non_null(root);
+	uint64_t end = (uint64_t)json_integer_value(json_object_get(root, "endTime"));
+	assert_int_equal(end, w->cfg.start_time + 3 * DAY);
+	json_t *pm = json_object_get(root, "P");
+	check_manifest_stakers(r, pm);
+	size_t pending = 0, pending_val = 0, i;
+	json_t *v;
+	uint64_t staked_want = 0, staked = 0;
+	const char *lists[] = { "validators", "delegators" };
+	for (size_t l = 0; l < 2; l++)
+		json_array_foreach(json_object_get(pm, lists[l]), i, v)
+		{
+			const char *st = json_string_value(json_object_get(v, "validationStatus"));
+			bool primary = strcmp(json_string_value(json_object_get(v, "txType")), "AddSubnetValidatorTx");
+			if (primary && (!strcmp(st, "pending") || !strcmp(st, "active")))
+				staked_want += u64_of_json(json_object_get(v, "weight"));
+			if (strcmp(st, "pending"))
+				continue;
+			pending++;
+			pending_val += l == 0 && primary;
+			assert_true((uint64_t)json_integer_value(json_object_get(v, "startTime")) > end);
+			assert_true((uint64_t)json_integer_value(json_object_get(v, "pendingFrom")) <= end);
+		}
+	assert_true(pending_val > 0);
+	const char *k;
+	json_object_foreach(json_object_get(pm, "balances"), k, v)
+	{
+		staked += u64_of_json(json_object_get(v, "staked"));
+	}
+	/* stake has one owner here, so the addresses' staked sum to the current and pending stake */
+	assert_int_equal(staked, staked_want);
+	json_decref(root);
+	sl_buf_release(&m);
 	free(r->led.v);
 	free(r->imported.v);
 	free(r);
@@ -1056,6 +1296,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_history_replays),
+		cmocka_unit_test(test_pending_at_the_end),
 		cmocka_unit_test(test_same_seed_same_bytes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -11,7 +11,12 @@
  *     unlocked, sorted; signatures recover to the owners at sigIndices;
  *     credential count and types; AVAX in = out + fee; other assets equal;
  *     outputs, addresses and operations in canonical order; exports land in
- *     the destination's shared memory at index len(outs) + i.
+ *     the destination's shared memory at index len(outs) + i;
+ *   - only secp256k1fx and nftfx appear (no propertyfx type id 15-19, no
+ *     initial state of fx 2): avalanchejs 5.2.0 must parse every tx;
+ *   - the issue's X-chain list all happens: fungible and NFT CreateAssetTx,
+ *     secp and nft MintOperations, nft TransferOperations, multi-signature
+ *     owners, locktimes.
  * At the end the replayed ledger must match the manifest, and a second run
  * with the same seed must produce the same bytes.
  */
@@ -133,6 +138,9 @@ typedef struct ctx {
 	uint64_t block_height;
 	bool linear;
 	uint64_t nsigs;
+	uint64_t fx_assets[SL_FX__COUNT];	/* CreateAssetTx by the fx of its initial state */
+	uint64_t ops[SL_T_PROP_CREDENTIAL + 1]; /* operations by type id */
+	uint64_t multisig, locked;		/* outputs with more than one owner, with a locktime */
 	/* the DAG: vertex ids and ancestor bitsets */
 	uint8_t (*vid)[32];
 	uint64_t (*anc)[MAX_VTX / 64];
@@ -246,9 +254,22 @@ static uint32_t op_utxo_type(uint32_t op)
 	case SL_T_SECP_MINT_OPERATION: return SL_T_SECP_MINT_OUTPUT;
 	case SL_T_NFT_MINT_OPERATION: return SL_T_NFT_MINT_OUTPUT;
 	case SL_T_NFT_TRANSFER_OPERATION: return SL_T_NFT_TRANSFER_OUTPUT;
-	case SL_T_PROP_MINT_OPERATION: return SL_T_PROP_MINT_OUTPUT;
-	default: return SL_T_PROP_OWNED_OUTPUT;
+	default: fail_msg("operation type %u: the devnet makes only secp and nft operations", op);
 	}
+	return 0;
+}
+
+/* avalanchejs 5.2.0 has no propertyfx: no type id of it may appear anywhere. */
+static void check_not_property(uint32_t type)
+{
+	if (type >= SL_T_PROP_MINT_OUTPUT && type <= SL_T_PROP_CREDENTIAL)
+		fail_msg("propertyfx type id %u in a devnet tx", type);
+}
+
+static void count_owners(ctx *c, const sl_owners *o)
+{
+	c->multisig += o->naddrs > 1;
+	c->locked += o->locktime > 0;
 }
 
 static sl_output owned(uint32_t type, const sl_owners *o, uint64_t amount, uint32_t group, sl_span payload)
@@ -282,6 +303,8 @@ static void replay(ctx *c, const sl_xchain_tx *tx, int64_t ts)
 	check_sorted_ins(u->base.nins, u->base.ins);
 	check_sorted_ins(u->nimported, u->imported);
 	check_sorted_outs(u->base.nouts, u->base.outs, NULL);
+	for (uint32_t i = 0; i < tx->ncreds; i++)
+		check_not_property(tx->creds[i].type_id);
 	flow f[16];
 	uint32_t nf = 0;
 	uint32_t ci = 0;
@@ -321,6 +344,8 @@ static void replay(ctx *c, const sl_xchain_tx *tx, int64_t ts)
 	for (uint32_t i = 0; i < u->base.nouts; i++) {
 		const sl_avax_out *o = &u->base.outs[i];
 		assert_true(o->out.amount > 0);
+		assert_int_equal(o->out.type_id, SL_T_SECP_TRANSFER_OUTPUT);
+		count_owners(c, &o->out.owners);
 		ladd(&c->L, tx->id, idx++, o->asset_id, &o->out);
 		flow_add(f, &nf, o->asset_id, 0, o->out.amount);
 	}
@@ -330,12 +355,23 @@ static void replay(ctx *c, const sl_xchain_tx *tx, int64_t ts)
 		assert_true(u->symbol.len >= 1 && u->symbol.len <= 4);
 		for (size_t i = 0; i < u->symbol.len; i++)
 			assert_true(u->symbol.p[i] >= 'A' && u->symbol.p[i] <= 'Z');
-		assert_true(u->nstates >= 1);
+		assert_int_equal(u->nstates, 1);
 		for (uint32_t s = 0; s < u->nstates; s++) {
-			assert_true(u->states[s].fx_index < 3);
+			uint32_t fx = u->states[s].fx_index;
+			assert_true(fx == SL_FX_SECP256K1 || fx == SL_FX_NFT);
+			c->fx_assets[fx]++;
 			check_sorted_outs(u->states[s].nouts, NULL, u->states[s].outs);
-			for (uint32_t j = 0; j < u->states[s].nouts; j++)
-				ladd(&c->L, tx->id, idx++, tx->id, &u->states[s].outs[j]);
+			for (uint32_t j = 0; j < u->states[s].nouts; j++) {
+				const sl_output *o = &u->states[s].outs[j];
+				check_not_property(o->type_id);
+				if (fx == SL_FX_NFT)
+					assert_int_equal(o->type_id, SL_T_NFT_MINT_OUTPUT);
+				else
+					assert_true(o->type_id == SL_T_SECP_TRANSFER_OUTPUT ||
+						    o->type_id == SL_T_SECP_MINT_OUTPUT);
+				count_owners(c, &o->owners);
+				ladd(&c->L, tx->id, idx++, tx->id, o);
+			}
 		}
 		break;
 	case SL_X_OPERATION_TX: {
@@ -362,11 +398,11 @@ static void replay(ctx *c, const sl_xchain_tx *tx, int64_t ts)
 			assert_false(t->spent);
 			assert_memory_equal(t->asset, op->asset_id, 32);
 			const sl_xchain_fx_op *fo = &op->op;
-			assert_int_equal(t->type, op_utxo_type(fo->type_id));
+			check_not_property(fo->type_id);
+			assert_int_equal(t->type, op_utxo_type(fo->type_id)); /* fails on any other op type */
+			c->ops[fo->type_id]++;
 			uint32_t want_cred = sl_avax_x_fx_of(fo->type_id) == SL_FX_NFT ? SL_T_NFT_CREDENTIAL
-					     : sl_avax_x_fx_of(fo->type_id) == SL_FX_PROPERTY
-						     ? SL_T_PROP_CREDENTIAL
-						     : SL_T_SECP_CREDENTIAL;
+										       : SL_T_SECP_CREDENTIAL;
 			assert_int_equal(tx->creds[ci].type_id, want_cred);
 			check_sigs(c, t, &fo->input, &tx->creds[ci], h, now);
 			t->spent = true;
@@ -392,13 +428,7 @@ static void replay(ctx *c, const sl_xchain_tx *tx, int64_t ts)
 					  fo->payload);
 				ladd(&c->L, tx->id, idx++, op->asset_id, &o);
 				break;
-			case SL_T_PROP_MINT_OPERATION:
-				o = owned(SL_T_PROP_MINT_OUTPUT, &fo->owners1, 0, 0, none);
-				ladd(&c->L, tx->id, idx++, op->asset_id, &o);
-				o = owned(SL_T_PROP_OWNED_OUTPUT, &fo->owners2, 0, 0, none);
-				ladd(&c->L, tx->id, idx++, op->asset_id, &o);
-				break;
-			default: break;
+			default: fail_msg("operation type %u", fo->type_id);
 			}
 		}
 		sl_buf_release(&prev);
@@ -412,6 +442,7 @@ static void replay(ctx *c, const sl_xchain_tx *tx, int64_t ts)
 		assert_memory_equal(u->chain, w->chain[dst].id, 32);
 		for (uint32_t i = 0; i < u->nexported; i++) {
 			const sl_avax_out *o = &u->exported[i];
+			assert_int_equal(o->out.type_id, SL_T_SECP_TRANSFER_OUTPUT);
 			const dn_utxo *d = shared_find(&w->shared[dst][DN_X], tx->id, u->base.nouts + i);
 			assert_non_null(d);
 			assert_int_equal(d->amount, o->out.amount);
@@ -784,9 +815,11 @@ static void check_manifest(ctx *c)
 			const char *cmsg = NULL;
 			char cbuf[96];
 			sl_span ts = jget(g, "txId"), as = jget(g, "assetId");
-			assert_int_equal(sl_cb58_decode_id((const char *)ts.p + 1, ts.len - 2, tid, &cmsg, cbuf),
+			assert_int_equal(sl_cb58_decode_id((const char *)ts.p + 1, ts.len - 2, tid, &cmsg,
+							   cbuf),
 					 SL_OK);
-			assert_int_equal(sl_cb58_decode_id((const char *)as.p + 1, as.len - 2, asset, &cmsg, cbuf),
+			assert_int_equal(sl_cb58_decode_id((const char *)as.p + 1, as.len - 2, asset, &cmsg,
+							   cbuf),
 					 SL_OK);
 			tutxo *t = lfind(&c->L, tid, (uint32_t)jnum(jget(g, "outputIndex")), false);
 			assert_non_null(t);
@@ -870,6 +903,26 @@ static void check_manifest(ctx *c)
 	}
 	assert_int_equal(checked, nbal); /* every unspent single-owner output was under some listed asset */
 
+	/* assets: AVAX first, then fungible or NFT families only */
+	{
+		sl_jiter ai;
+		sl_json_iter_init(&ai, jget(m, "assets"));
+		sl_span as;
+		uint64_t n = 0, kinds[2] = { 0, 0 };
+		while (sl_json_arr_next(&ai, &as)) {
+			sl_span ty = jget(as, "type");
+			bool secp = ty.len == 11 && !memcmp(ty.p, "\"secp256k1\"", 11);
+			bool nft = ty.len == 5 && !memcmp(ty.p, "\"nft\"", 5);
+			assert_true(secp || nft);
+			if (n++ == 0)
+				assert_true(secp);
+			else
+				kinds[nft]++;
+		}
+		assert_int_equal(kinds[0], c->fx_assets[SL_FX_SECP256K1]);
+		assert_int_equal(kinds[1], c->fx_assets[SL_FX_NFT]);
+	}
+
 	/* NFTs per family */
 	sl_span nfts = jget(m, "nfts");
 	sl_jiter it;
@@ -911,9 +964,23 @@ static void test_history(void **state)
 		(unsigned long long)c.counts[2], (unsigned long long)c.counts[3],
 		(unsigned long long)c.counts[4], (unsigned long long)c.ncont[SL_IDX_X_VTX],
 		(unsigned long long)c.blocks, (unsigned long long)c.nsigs, secs);
+	print_message(
+		"X: assets %llu fungible, %llu nft; ops %llu secp mint, %llu nft mint, %llu nft transfer; "
+		"%llu multisig, %llu locked outputs\n",
+		(unsigned long long)c.fx_assets[SL_FX_SECP256K1], (unsigned long long)c.fx_assets[SL_FX_NFT],
+		(unsigned long long)c.ops[SL_T_SECP_MINT_OPERATION],
+		(unsigned long long)c.ops[SL_T_NFT_MINT_OPERATION],
+		(unsigned long long)c.ops[SL_T_NFT_TRANSFER_OPERATION], (unsigned long long)c.multisig,
+		(unsigned long long)c.locked);
 	/* every kind of tx happened, the DAG era and the chain both exist */
 	for (int t = 0; t < 5; t++)
 		assert_true(c.counts[t] > 0);
+	/* the X-chain list: fungible and NFT assets, mints of both, NFT transfers, multisig, locktimes */
+	assert_true(c.fx_assets[SL_FX_SECP256K1] > 0 && c.fx_assets[SL_FX_NFT] > 0);
+	assert_int_equal(c.fx_assets[SL_FX_PROPERTY], 0);
+	assert_true(c.ops[SL_T_SECP_MINT_OPERATION] > 0 && c.ops[SL_T_NFT_MINT_OPERATION] > 0 &&
+		    c.ops[SL_T_NFT_TRANSFER_OPERATION] > 0);
+	assert_true(c.multisig > 0 && c.locked > 0);
 	assert_int_equal(c.stops, 1);
 	assert_true(c.ncont[SL_IDX_X_TX] > 100);
 	assert_true(c.blocks > 100);
