@@ -83,7 +83,7 @@ typedef struct dn_utxo {
 	uint8_t tx_id[32];
 	uint32_t index;
 	uint8_t asset_id[32];
-	uint32_t type_id;       /* 7 transfer, 6 secp mint, 10 nft mint, 11 nft transfer, 15/16 property, 22 P lockout */
+	uint32_t type_id;       /* 7 transfer, 6 secp mint, 10 nft mint, 11 nft transfer, 22 P lockout */
 	uint64_t amount;        /* 7 and the 7 inside 22 */
 	uint64_t locktime;      /* owners' locktime */
 	uint64_t stake_until;   /* 22: stakeable lock end (unix s) */
