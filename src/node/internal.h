@@ -52,6 +52,7 @@ typedef struct sl_vm {
 struct sl_node {
 	sl_node_config cfg;
 	sl_cstore *store;
+	sl_cstore_hook tx_hook;  /* locates the txs inside X-chain blocks (avm.c) */
 	sl_http_server *http;
 	sl_routes *routes;
 	sl_rwlock routes_lock; /* guards routes (handlers read, admin writes) */
@@ -132,6 +133,9 @@ size_t sl_path_clean(const char *p, char *out, size_t cap);
 sl_err sl_import_file(sl_node *n, const char *path, char err[256]);
 void *sl_follow_main(void *arg);
 void *sl_devnet_main(void *arg);
+
+/* avm.c: the store hook that records where each tx of an X-chain block lives. */
+void sl_avm_block_txs(void *ctx, sl_ikind k, const sl_container *c, sl_cstore_put_fn put, void *put_ctx);
 
 /* plugins.c */
 void sl_vms_release(sl_node *n);

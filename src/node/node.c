@@ -218,6 +218,7 @@ sl_node *sl_node_new(const sl_node_config *cfg, char err[512], int *exit_code)
 		snprintf(err, 512, "%s", e256);
 		goto fail;
 	}
+	n->tx_hook = (sl_cstore_hook){ sl_avm_block_txs, n };
 	if (load_node_id(n, err))
 		goto fail;
 	if (sl_chains_init(n, e256)) {

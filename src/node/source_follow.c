@@ -129,7 +129,7 @@ static pull_result pull(sl_node *n, sl_http_client *hc, sl_ikind k, uint32_t *wa
 	}
 	if (ok) {
 		size_t added = 0;
-		if (sl_cstore_append(n->store, k, cs, cnt, &added)) {
+		if (sl_cstore_append(n->store, k, cs, cnt, &added, &n->tx_hook)) {
 			set_error(n, "cannot write to the container store");
 		} else {
 			SL_LOG(n->log_source, SL_DEBUG, "follow %s: +%zu from %llu", sl_ikind_name(k), added,

@@ -12,7 +12,7 @@
 
 struct sl_cstore {
 	MDB_env *env;
-	MDB_dbi by_index[SL_IDX__COUNT], by_id[SL_IDX__COUNT], meta;
+	MDB_dbi by_index[SL_IDX__COUNT], by_id[SL_IDX__COUNT], txloc, meta;
 };
 
 struct sl_cstore_rd {
@@ -54,7 +54,7 @@ sl_cstore *sl_cstore_open(const char *dir, char err[256])
 		snprintf(err, 256, "cannot create %s: %s", dir, strerror(errno));
 		goto fail;
 	}
-	if ((rc = mdb_env_create(&s->env)) || (rc = mdb_env_set_maxdbs(s->env, 2 * SL_IDX__COUNT + 2)) ||
+	if ((rc = mdb_env_create(&s->env)) || (rc = mdb_env_set_maxdbs(s->env, 2 * SL_IDX__COUNT + 4)) ||
 	    (rc = mdb_env_set_mapsize(s->env, (size_t)1 << 40)) || (rc = mdb_env_set_maxreaders(s->env, 512)) ||
 	    (rc = mdb_env_open(s->env, dir, MDB_NOTLS, 0640))) {
 		snprintf(err, 256, "cannot open container store %s: %s", dir, mdb_strerror(rc));
@@ -71,7 +71,8 @@ sl_cstore *sl_cstore_open(const char *dir, char err[256])
 		if ((rc = mdb_dbi_open(txn, name, MDB_CREATE, &s->by_id[k])))
 			goto lmdb_fail;
 	}
-	if ((rc = mdb_dbi_open(txn, "meta", MDB_CREATE, &s->meta)) || (rc = mdb_txn_commit(txn))) {
+	if ((rc = mdb_dbi_open(txn, "txloc", MDB_CREATE, &s->txloc)) ||
+	    (rc = mdb_dbi_open(txn, "meta", MDB_CREATE, &s->meta)) || (rc = mdb_txn_commit(txn))) {
 		txn = NULL;
 		goto lmdb_fail;
 	}
@@ -188,7 +189,48 @@ sl_err sl_cstore_find(sl_cstore_rd *rd, sl_ikind k, const uint8_t id[32], sl_con
 	return err == SL_ERR_NOT_FOUND ? SL_ERR_STORE : err; /* an id without its container */
 }
 
-sl_err sl_cstore_append(sl_cstore *s, sl_ikind k, const sl_container *cs, size_t n, size_t *added)
+typedef struct put_ctx {
+	sl_cstore *s;
+	MDB_txn *txn;
+	sl_ikind kind;
+	uint64_t index;
+	size_t container_len;
+	int rc;
+} put_ctx;
+
+static void put_txloc(void *ctx, const uint8_t tx_id[32], size_t offset, size_t len)
+{
+	put_ctx *pc = ctx;
+	if (pc->rc || offset > pc->container_len || len > pc->container_len - offset)
+		return; /* a hook bug would point outside the container: ignore it */
+	uint8_t v[17];
+	v[0] = (uint8_t)pc->kind;
+	sl_put_be64(v + 1, pc->index);
+	sl_put_be32(v + 9, (uint32_t)offset);
+	sl_put_be32(v + 13, (uint32_t)len);
+	MDB_val key = { 32, (void *)tx_id }, val = { sizeof v, v };
+	int rc = mdb_put(pc->txn, pc->s->txloc, &key, &val, MDB_NOOVERWRITE);
+	if (rc && rc != MDB_KEYEXIST) /* a tx already located keeps its first home */
+		pc->rc = rc;
+}
+
+sl_err sl_cstore_txloc(sl_cstore_rd *rd, const uint8_t tx_id[32], sl_txloc *loc)
+{
+	MDB_val key = { 32, (void *)tx_id }, val;
+	int rc = mdb_get(rd->txn, rd->s->txloc, &key, &val);
+	if (rc == MDB_NOTFOUND)
+		return SL_ERR_NOT_FOUND;
+	if (rc || val.mv_size != 17)
+		return SL_ERR_STORE;
+	const uint8_t *v = val.mv_data;
+	if (v[0] >= SL_IDX__COUNT)
+		return SL_ERR_STORE;
+	*loc = (sl_txloc){ (sl_ikind)v[0], sl_be64(v + 1), sl_be32(v + 9), sl_be32(v + 13) };
+	return SL_OK;
+}
+
+sl_err sl_cstore_append(sl_cstore *s, sl_ikind k, const sl_container *cs, size_t n, size_t *added,
+			const sl_cstore_hook *hook)
 {
 	MDB_txn *txn;
 	size_t done = 0;
@@ -224,6 +266,14 @@ sl_err sl_cstore_append(sl_cstore *s, sl_ikind k, const sl_container *cs, size_t
 		memcpy(p + 8, c->id, 32);
 		if (c->len)
 			memcpy(p + REC_HEAD, c->bytes, c->len);
+		if (hook) {
+			put_ctx pc = { s, txn, k, next, c->len, 0 };
+			hook->txs_of(hook->ctx, k, c, put_txloc, &pc);
+			if (pc.rc) {
+				err = SL_ERR_STORE;
+				break;
+			}
+		}
 		next++;
 		done++;
 	}

@@ -6,6 +6,8 @@
  *
  *   "<kind>/c"  key: index u64 BE          value: ts i64 BE (unix ns) | id [32] | bytes
  *   "<kind>/i"  key: id [32]                value: index u64 BE
+ *   "txloc"     key: tx id [32]             value: kind u8 | index u64 BE | offset u32 BE | length u32 BE
+ *                                           (a tx inside a container: its bytes are that slice of it)
  *   "meta"      key: text                   value: bytes (node id, markers, cursors)
  *
  * <kind> is one of P/block, C/block, X/tx, X/block, X/vtx.
@@ -69,11 +71,32 @@ SL_MUST_USE sl_err sl_cstore_find(sl_cstore_rd *rd, sl_ikind k, const uint8_t id
 SL_MUST_USE sl_err sl_cstore_index_of(sl_cstore_rd *rd, sl_ikind k, const uint8_t id[32], uint64_t *index);
 
 /*
+ * A hook that finds the txs inside a container being appended (the store
+ * itself knows no formats): for each one it calls put(), and the locator is
+ * written in the same transaction as the container. Offsets are into the
+ * container's bytes.
+ */
+typedef void (*sl_cstore_put_fn)(void *put_ctx, const uint8_t tx_id[32], size_t offset, size_t len);
+typedef struct sl_cstore_hook {
+	void (*txs_of)(void *ctx, sl_ikind k, const sl_container *c, sl_cstore_put_fn put, void *put_ctx);
+	void *ctx;
+} sl_cstore_hook;
+
+/*
  * Append containers in order, in one transaction (all or nothing). Each
  * container's `index` is ignored and ids already present are skipped;
- * *added (may be NULL) gets how many were written.
+ * *added (may be NULL) gets how many were written. `hook` may be NULL.
  */
-SL_MUST_USE sl_err sl_cstore_append(sl_cstore *s, sl_ikind k, const sl_container *cs, size_t n, size_t *added);
+SL_MUST_USE sl_err sl_cstore_append(sl_cstore *s, sl_ikind k, const sl_container *cs, size_t n, size_t *added,
+				    const sl_cstore_hook *hook);
+
+/* Where a tx found by a hook lives: SL_ERR_NOT_FOUND when no container holds it. */
+typedef struct sl_txloc {
+	sl_ikind kind;
+	uint64_t index;
+	size_t offset, len;
+} sl_txloc;
+SL_MUST_USE sl_err sl_cstore_txloc(sl_cstore_rd *rd, const uint8_t tx_id[32], sl_txloc *loc);
 
 /* Small metadata values (at most 4 KiB). get: SL_ERR_NOT_FOUND when absent. */
 SL_MUST_USE sl_err sl_cstore_meta_get(sl_cstore *s, const char *key, uint8_t *out, size_t cap, size_t *len);

@@ -217,7 +217,7 @@ test('d. ledger replay of the history served by snowline devnet matches the mani
 });
 
 let live; // the live node (e, f) and a fresh reference run
-test('e. snowline devnet grows the history live; walking X/tx with avm.getTx works', async (t) => {
+test('e. snowline devnet grows the history live; walking X/tx with avm.getTx works, and txs inside X/blocks resolve', async (t) => {
   const a = join(dir, 'live'), ref = join(dir, 'ref');
   const args = (d) => ['--devnet', '--index-enabled', '--devnet-interval-ms', '500', '--data-dir', d, '--devnet-seed', SEED, '--devnet-txs', TXS];
   const node = await startNode(args(a));
@@ -253,6 +253,29 @@ test('e. snowline devnet grows the history live; walking X/tx with avm.getTx wor
     }
   }
   t.diagnostic(`walked ${n} X/tx containers through avm.getTx`);
+
+  // after Cortina the X-chain's txs live inside X/blocks: avm.getTx finds those too
+  const idx = { 'P/block': [], 'C/block': [], 'X/tx': [], 'X/vtx': [] };
+  const blocks = [];
+  const nb = Math.min(Number((await rpc(`${node.url}/ext/index/X/block`, 'index.getLastAccepted', {})).result.index) + 1, 60);
+  for (let i = 0; i < nb; i++) {
+    const c = await rpc(`${node.url}/ext/index/X/block`, 'index.getContainerByIndex', { index: String(i) });
+    const hexb = c.result.bytes;
+    blocks.push({ id: c.result.id, bytes: Buffer.from(hexb.slice(2, hexb.length - 8), 'hex'), ts: 0 });
+  }
+  idx['X/block'] = blocks;
+  const inBlocks = extractTxs(idx, { bin: BIN, dir, ap5Time: 0 }).X;
+  assert.ok(inBlocks.length > 0, 'the first X/blocks hold txs');
+  for (const [j, tx] of inBlocks.entries()) {
+    const hex = await rpc(X, 'avm.getTx', { txID: tx.id, encoding: 'hexnc' });
+    assert.ok(hex.result, `avm.getTx of block tx ${tx.id}: ${JSON.stringify(hex.error)}`);
+    assert.equal(hex.result.tx, '0x' + Buffer.from(tx.bytes).toString('hex'), `block tx ${tx.id}: avm.getTx bytes`);
+    if (j % 7 === 0) {
+      const js = await rpc(X, 'avm.getTx', { txID: tx.id, encoding: 'json' });
+      assert.equal(js.result?.tx?.id, tx.id, `avm.getTx json id of block tx ${tx.id}`);
+    }
+  }
+  t.diagnostic(`resolved ${inBlocks.length} txs of ${nb} X/blocks through avm.getTx`);
 });
 
 test('f. kill -9 and restart on the same data dir: no gap, no duplicate, keeps growing', async (t) => {

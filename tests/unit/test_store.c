@@ -31,10 +31,10 @@ static void test_append_and_read(void **state)
 	for (int i = 0; i < 5; i++)
 		cs[i] = make(i, mem[i]);
 	size_t added = 0;
-	assert_int_equal(sl_cstore_append(s, SL_IDX_X_TX, cs, 3, &added), SL_OK);
+	assert_int_equal(sl_cstore_append(s, SL_IDX_X_TX, cs, 3, &added, NULL), SL_OK);
 	assert_int_equal(added, 3);
 	/* Re-appending known ids is a no-op; the new ones continue the sequence. */
-	assert_int_equal(sl_cstore_append(s, SL_IDX_X_TX, cs + 1, 4, &added), SL_OK);
+	assert_int_equal(sl_cstore_append(s, SL_IDX_X_TX, cs + 1, 4, &added, NULL), SL_OK);
 	assert_int_equal(added, 2);
 	sl_cstore_close(s);
 
