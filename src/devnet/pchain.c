@@ -785,6 +785,28 @@ static int32_t staker_new(struct dn_pstate *p)
 	return (int32_t)(p->nst - 1);
 }
 
+/*
+ * The staker record of a staker tx that b has just finished: its id, type,
+ * node and period. Returns its index, or -1 when out of memory. The staker
+ * array may move, so pointers into it taken before the call are stale after.
+ */
+static int32_t staker_of_tx(struct dn_pstate *p, const p_build *b, uint32_t type_id, uint32_t node,
+			    uint64_t accepted, uint64_t start, uint64_t end, uint64_t weight)
+{
+	int32_t i = staker_new(p);
+	if (i < 0)
+		return -1;
+	p_staker *s = &p->st[i];
+	memcpy(s->tx_id, b->id, 32);
+	s->type_id = type_id;
+	s->node = node;
+	s->accepted = accepted;
+	s->start = start;
+	s->end = end;
+	s->weight = weight;
+	return i;
+}
+
 sl_err dn_p_init(dn_world *w)
 {
 	struct dn_pstate *p = calloc(1, sizeof *p);
@@ -1052,17 +1074,10 @@ static bool tx_validator(p_build *b, uint64_t t)
 	u->shares = shares;
 	if (!b_finish(b))
 		return false;
-	int32_t si = staker_new(p);
+	int32_t si = staker_of_tx(p, b, SL_P_ADD_PERMISSIONLESS_VALIDATOR_TX, node, t, start, start + dur, weight);
 	if (si < 0)
 		return false;
 	p_staker *s = &p->st[si];
-	memcpy(s->tx_id, b->id, 32);
-	s->type_id = SL_P_ADD_PERMISSIONLESS_VALIDATOR_TX;
-	s->node = node;
-	s->accepted = t;
-	s->start = start;
-	s->end = start + dur;
-	s->weight = weight;
 	s->shares = shares;
 	s->rewards = ro;
 	s->delegation = dlo;
@@ -1127,19 +1142,12 @@ static bool tx_delegator(p_build *b, uint64_t t)
 	u->rewards_owner = owners_view(b->a, w, &ro);
 	if (!b_finish(b))
 		return false;
-	int32_t si = staker_new(p);
+	int32_t si = staker_of_tx(p, b, SL_P_ADD_PERMISSIONLESS_DELEGATOR_TX, vs->node, t, start, end, amt);
 	if (si < 0)
 		return false;
 	p_staker *s = &p->st[si];
 	vs = &p->st[v];
-	memcpy(s->tx_id, b->id, 32);
-	s->type_id = SL_P_ADD_PERMISSIONLESS_DELEGATOR_TX;
-	s->node = vs->node;
 	s->val = v;
-	s->accepted = t;
-	s->start = start;
-	s->end = end;
-	s->weight = amt;
 	s->rewards = ro;
 	stake_record(s, b);
 	/* Pending delegators count against the cap from now on: a bound on the real rule (the peak weight). */
@@ -1382,18 +1390,10 @@ static bool tx_add_subnet_validator(p_build *b, uint64_t t)
 	b_auth(b, &p->sn[si].owner);
 	if (!b_finish(b))
 		return false;
-	int32_t x = staker_new(p);
+	int32_t x = staker_of_tx(p, b, SL_P_ADD_SUBNET_VALIDATOR_TX, node, t, start, end, weight);
 	if (x < 0)
 		return false;
-	p_staker *s = &p->st[x];
-	memcpy(s->tx_id, b->id, 32);
-	s->type_id = SL_P_ADD_SUBNET_VALIDATOR_TX;
-	s->node = node;
-	s->subnet = si;
-	s->accepted = t;
-	s->start = start;
-	s->end = end;
-	s->weight = weight;
+	p->st[x].subnet = si;
 	p->sn[si].nvalidators++; /* pending ones too: the subnet is not converted under them */
 	return staker_begin(w, p, (uint32_t)x, PRIO_PENDING_SUBNET);
 }
