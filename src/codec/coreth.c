@@ -176,6 +176,18 @@ bool sl_evm_tx_layout(sl_evm_tx *tx)
 	return true;
 }
 
+/* Whether a list reader has another item, failing it past SL_EVM_MAX_LIST items. */
+static bool more_items(sl_reader *c, uint32_t *count)
+{
+	if (!sl_rd_ok(c) || sl_rd_left(c) == 0)
+		return false;
+	if (++*count > SL_EVM_MAX_LIST) {
+		sl_rd_fail(c, SL_ERR_TOO_LARGE, "rlp: list longer than its limit");
+		return false;
+	}
+	return true;
+}
+
 /* A list whose every item is a string of exactly n bytes. */
 static void check_fixed_list(sl_reader *r, size_t n)
 {
@@ -183,11 +195,7 @@ static void check_fixed_list(sl_reader *r, size_t n)
 	uint32_t count = 0;
 	if (!sl_rlp_list(r, &c))
 		return;
-	while (sl_rd_ok(&c) && sl_rd_left(&c) > 0) {
-		if (++count > SL_EVM_MAX_LIST) {
-			sl_rd_fail(&c, SL_ERR_TOO_LARGE, "rlp: list longer than its limit");
-			break;
-		}
+	while (more_items(&c, &count)) {
 		(void)sl_rlp_fixed(&c, n);
 	}
 	sl_rlp_close(r, &c);
@@ -200,12 +208,8 @@ static void check_access_list(sl_reader *r)
 	uint32_t count = 0;
 	if (!sl_rlp_list(r, &c))
 		return;
-	while (sl_rd_ok(&c) && sl_rd_left(&c) > 0) {
+	while (more_items(&c, &count)) {
 		sl_reader e;
-		if (++count > SL_EVM_MAX_LIST) {
-			sl_rd_fail(&c, SL_ERR_TOO_LARGE, "rlp: list longer than its limit");
-			break;
-		}
 		if (!sl_rlp_list(&c, &e))
 			break;
 		(void)sl_rlp_fixed(&e, 20);
@@ -222,12 +226,8 @@ static void check_auth_list(sl_reader *r)
 	uint32_t count = 0;
 	if (!sl_rlp_list(r, &c))
 		return;
-	while (sl_rd_ok(&c) && sl_rd_left(&c) > 0) {
+	while (more_items(&c, &count)) {
 		sl_reader e;
-		if (++count > SL_EVM_MAX_LIST) {
-			sl_rd_fail(&c, SL_ERR_TOO_LARGE, "rlp: list longer than its limit");
-			break;
-		}
 		if (!sl_rlp_list(&c, &e))
 			break;
 		(void)sl_rlp_uint(&e, 32);

@@ -166,20 +166,7 @@ struct dn_pstate {
 	uint32_t pool_lo, pool_hi, l1_lo; /* node ranges: [pool_lo, pool_hi) primary joiners, [l1_lo, nnodes) L1 */
 };
 
-/* Grow a (v, n, cap) array by one; false on allocation failure. */
-static bool grow(void **v, size_t *cap, size_t n, size_t sz)
-{
-	if (n < *cap)
-		return true;
-	size_t c = *cap ? *cap * 2 : 64;
-	void *p = realloc(*v, c * sz);
-	if (!p)
-		return false;
-	*v = p;
-	*cap = c;
-	return true;
-}
-#define PUSH(arr, n, cap) (grow((void **)&(arr), &(cap), (n), sizeof *(arr)) ? &(arr)[(n)++] : NULL)
+#define PUSH DN_PUSH
 
 /* ---- small helpers -------------------------------------------------------- */
 

@@ -94,19 +94,27 @@ uint64_t dn_fee(const dn_world *w, int chain, uint32_t type_id)
 
 /* ---- ledger ---- */
 
+bool dn_grow(void **v, size_t *cap, size_t n, size_t sz)
+{
+	if (n < *cap)
+		return true;
+	size_t c = *cap ? *cap * 2 : 64;
+	void *p = realloc(*v, c * sz);
+	if (!p)
+		return false;
+	*v = p;
+	*cap = c;
+	return true;
+}
+
 dn_utxo *dn_utxo_add(dn_utxos *set, const dn_utxo *u)
 {
-	if (set->n == set->cap) {
-		size_t cap = set->cap ? set->cap * 2 : 1024;
-		dn_utxo *v = realloc(set->v, cap * sizeof *v);
-		if (!v)
-			return NULL;
-		set->v = v;
-		set->cap = cap;
+	dn_utxo *slot = DN_PUSH(set->v, set->n, set->cap);
+	if (slot) {
+		*slot = *u;
+		slot->spent = false;
 	}
-	set->v[set->n] = *u;
-	set->v[set->n].spent = false;
-	return &set->v[set->n++];
+	return slot;
 }
 
 dn_utxo *dn_utxo_find(dn_utxos *set, const uint8_t tx_id[32], uint32_t index)

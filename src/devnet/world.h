@@ -144,6 +144,14 @@ dn_world *dn_world_of(sl_devnet *d);
 /* Fee in nAVAX for a tx of this chain and codec type id. */
 uint64_t dn_fee(const dn_world *w, int chain, uint32_t type_id);
 
+/*
+ * Make room for one more element in a (v, n, cap) array of sz-byte elements,
+ * doubling; false on allocation failure. DN_PUSH appends and returns the new
+ * (uninitialised) slot, or NULL.
+ */
+bool dn_grow(void **v, size_t *cap, size_t n, size_t sz);
+#define DN_PUSH(arr, n, cap) (dn_grow((void **)&(arr), &(cap), (n), sizeof *(arr)) ? &(arr)[(n)++] : NULL)
+
 /* Ledger. Returned pointers are valid until the next add to that set. */
 dn_utxo *dn_utxo_add(dn_utxos *set, const dn_utxo *u);
 dn_utxo *dn_utxo_find(dn_utxos *set, const uint8_t tx_id[32], uint32_t index);

@@ -158,16 +158,10 @@ struct dn_xstate {
 
 static bool ivec_push(ivec *v, size_t x)
 {
-	if (v->n == v->cap) {
-		size_t cap = v->cap ? v->cap * 2 : 16;
-		size_t *p = realloc(v->v, cap * sizeof *p);
-		if (!p)
-			return false;
-		v->v = p;
-		v->cap = cap;
-	}
-	v->v[v->n++] = x;
-	return true;
+	size_t *slot = DN_PUSH(v->v, v->n, v->cap);
+	if (slot)
+		*slot = x;
+	return slot != NULL;
 }
 
 static uint64_t mix64(uint64_t x)
@@ -205,14 +199,8 @@ static void amap_put(struct dn_xstate *x, size_t idx)
 
 static xasset *asset_add(struct dn_xstate *x, const uint8_t id[32])
 {
-	if (x->nassets == x->cap_assets) {
-		size_t cap = x->cap_assets ? x->cap_assets * 2 : 64;
-		xasset *p = realloc(x->assets, cap * sizeof *p);
-		if (!p)
-			return NULL;
-		x->assets = p;
-		x->cap_assets = cap;
-	}
+	if (!dn_grow((void **)&x->assets, &x->cap_assets, x->nassets, sizeof *x->assets))
+		return NULL;
 	if ((x->nassets + 1) * 2 > x->amap_cap) {
 		size_t cap = x->amap_cap ? x->amap_cap * 2 : 256;
 		uint32_t *m = calloc(cap, sizeof *m);
@@ -248,14 +236,8 @@ static bucket *bucket_get(struct dn_xstate *x, uint32_t asset, uint32_t k, bool 
 	}
 	if (!create)
 		return NULL;
-	if (x->nbuckets == x->cap_buckets) {
-		size_t cap = x->cap_buckets ? x->cap_buckets * 2 : 256;
-		bucket *p = realloc(x->buckets, cap * sizeof *p);
-		if (!p)
-			return NULL;
-		x->buckets = p;
-		x->cap_buckets = cap;
-	}
+	if (!dn_grow((void **)&x->buckets, &x->cap_buckets, x->nbuckets, sizeof *x->buckets))
+		return NULL;
 	if ((x->nbuckets + 1) * 2 > x->bmap_cap) {
 		size_t cap = x->bmap_cap ? x->bmap_cap * 2 : 1024;
 		uint32_t *mp = calloc(cap, sizeof *mp);
@@ -1165,17 +1147,11 @@ static sl_err commit(dn_world *w, xtx *tx, uint64_t t)
 		goto out;
 	uint8_t id[32];
 	sl_sha256(x->txbuf.p + off, x->txbuf.len - off, id);
-	if (x->nrecs == x->cap_recs) {
-		size_t cap = x->cap_recs ? x->cap_recs * 2 : 64;
-		xrec *r = realloc(x->recs, cap * sizeof *r);
-		if (!r) {
-			err = SL_ERR_NOMEM;
-			goto out;
-		}
-		x->recs = r;
-		x->cap_recs = cap;
+	xrec *rec = DN_PUSH(x->recs, x->nrecs, x->cap_recs);
+	if (!rec) {
+		err = SL_ERR_NOMEM;
+		goto out;
 	}
-	xrec *rec = &x->recs[x->nrecs++];
 	memcpy(rec->id, id, 32);
 	rec->off = off;
 	rec->len = x->txbuf.len - off;
