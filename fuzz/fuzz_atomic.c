@@ -21,7 +21,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			continue;
 		sl_buf b;
 		sl_buf_init(&b, 8u << 20);
-		if (sl_atomic_extdata_encode(&b, &txs) != SL_OK || b.len != size || (size && memcmp(b.p, data, size)))
+		if (sl_atomic_extdata_encode(&b, &txs) != SL_OK || b.len != size ||
+		    (size && memcmp(b.p, data, size)))
 			abort();
 		sl_buf_release(&b);
 		sl_buf j;

@@ -32,7 +32,10 @@ static void json_or_abort(void (*write)(sl_jw *, const void *, const sl_codec_ct
 }
 
 static void tx_json(sl_jw *w, const void *v, const sl_codec_ctx *c) { sl_pchain_tx_write_json(w, v, c); }
-static void block_json(sl_jw *w, const void *v, const sl_codec_ctx *c) { sl_pchain_block_write_json(w, v, c); }
+static void block_json(sl_jw *w, const void *v, const sl_codec_ctx *c)
+{
+	sl_pchain_block_write_json(w, v, c);
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

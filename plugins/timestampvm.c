@@ -29,7 +29,8 @@ static long decode(const uint8_t *b, size_t len, char *out, size_t cap)
 		snprintf(parent + 2 * i, 3, "%02x", b[i]);
 		snprintf(data + 2 * i, 3, "%02x", b[48 + i]);
 	}
-	int n = snprintf(out, cap, "{\"parentID\":\"0x%s\",\"height\":%llu,\"timestamp\":%llu,\"data\":\"0x%s\"}",
+	int n = snprintf(out, cap,
+			 "{\"parentID\":\"0x%s\",\"height\":%llu,\"timestamp\":%llu,\"data\":\"0x%s\"}",
 			 parent, (unsigned long long)be64(b + 32), (unsigned long long)be64(b + 40), data);
 	return n < 0 || (size_t)n >= cap ? -1 : n;
 }

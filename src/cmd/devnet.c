@@ -25,8 +25,10 @@ static const sl_opt opts[] = {
 	{ "devnet-seed", SL_OPT_STR, O(seed), "snowline", 0, "the seed the whole history follows from" },
 	{ "devnet-txs", SL_OPT_U64, O(txs), "5000", 100000000, "about how many txs the history holds" },
 	{ "devnet-accounts", SL_OPT_U64, O(accounts), "64", 100000, "funded secp256k1 keys" },
-	{ "devnet-validators", SL_OPT_U64, O(validators), "5", 1000, "primary-network validators at genesis" },
-	{ "devnet-start-time", SL_OPT_U64, O(start_time), "1704067200", UINT32_MAX, "unix time of the first block" },
+	{ "devnet-validators", SL_OPT_U64, O(validators), "5", 1000,
+	  "primary-network validators at genesis" },
+	{ "devnet-start-time", SL_OPT_U64, O(start_time), "1704067200", UINT32_MAX,
+	  "unix time of the first block" },
 	{ "network-id", SL_OPT_U64, O(network_id), "12345", UINT32_MAX, "network id of the devnet" },
 	{ "help", SL_OPT_BOOL, O(help), NULL, 0, "show this help" },
 };
@@ -37,7 +39,8 @@ typedef struct clog_sink {
 	uint64_t n;
 } clog_sink;
 
-static sl_err to_clog(void *ctx, sl_ikind kind, const uint8_t id[32], int64_t ts_ns, const uint8_t *bytes, size_t len)
+static sl_err to_clog(void *ctx, sl_ikind kind, const uint8_t id[32], int64_t ts_ns, const uint8_t *bytes,
+		      size_t len)
 {
 	clog_sink *s = ctx;
 	sl_container c = { .ts_ns = ts_ns, .bytes = bytes, .len = len };
@@ -53,8 +56,11 @@ static sl_err to_clog(void *ctx, sl_ikind kind, const uint8_t id[32], int64_t ts
 static int write_log(const devnet_opts *o)
 {
 	char err[256];
-	sl_devnet_config cfg = { .seed = o->seed, .txs = o->txs, .network_id = (uint32_t)o->network_id,
-				 .start_time = o->start_time, .accounts = (uint32_t)o->accounts,
+	sl_devnet_config cfg = { .seed = o->seed,
+				 .txs = o->txs,
+				 .network_id = (uint32_t)o->network_id,
+				 .start_time = o->start_time,
+				 .accounts = (uint32_t)o->accounts,
 				 .validators = (uint32_t)o->validators };
 	sl_devnet *d = sl_devnet_new(&cfg, err);
 	if (!d) {
@@ -125,7 +131,8 @@ int cmd_devnet(int argc, char **argv)
 		return 2;
 	}
 	int rc = o.help ? (sl_config_usage(stdout, "usage: snowline devnet --out FILE [options]", opts,
-					   SL_ARRAY_LEN(opts)), 0)
+					   SL_ARRAY_LEN(opts)),
+			   0)
 			: write_log(&o);
 	sl_config_release(&cfg);
 	return rc;

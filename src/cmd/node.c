@@ -30,43 +30,64 @@ static const sl_opt opts[] = {
 	{ "config-file", SL_OPT_STR, O(config_file), NULL, 0, "JSON file of options" },
 	{ "http-host", SL_OPT_STR, O(http_host), "127.0.0.1", 0, "address to listen on" },
 	{ "http-port", SL_OPT_U64, O(http_port), "9650", 65535, "port to listen on (0: any free port)" },
-	{ "http-allowed-hosts", SL_OPT_STR, O(allowed_hosts), "localhost", 0, "Host header values served, comma-separated ('*': all)" },
+	{ "http-allowed-hosts", SL_OPT_STR, O(allowed_hosts), "localhost", 0,
+	  "Host header values served, comma-separated ('*': all)" },
 	{ "http-allowed-origins", SL_OPT_STR, O(allowed_origins), "*", 0, "CORS origins, comma-separated" },
-	{ "http-max-body", SL_OPT_U64, O(http_max_body), "1048576", SL_HTTP_MAX_BODY_HARD, "largest request body, bytes" },
+	{ "http-max-body", SL_OPT_U64, O(http_max_body), "1048576", SL_HTTP_MAX_BODY_HARD,
+	  "largest request body, bytes" },
 	{ "http-threads", SL_OPT_U64, O(http_threads), "0", 256, "HTTP worker threads (0: one per CPU)" },
-	{ "data-dir", SL_OPT_STR, O(data_dir), NULL, 0, "where the node keeps its data (default ~/.snowline)" },
+	{ "data-dir", SL_OPT_STR, O(data_dir), NULL, 0,
+	  "where the node keeps its data (default ~/.snowline)" },
 	{ "network-id", SL_OPT_U64, O(network_id), "1", UINT32_MAX, "1 mainnet, 5 fuji, 12345 local, ..." },
-	{ "x-chain-id", SL_OPT_STR, O(x_chain_id), NULL, 0, "X-chain id (cb58) for networks other than 1, 5, 12345" },
-	{ "c-chain-id", SL_OPT_STR, O(c_chain_id), NULL, 0, "C-chain id (cb58) for networks other than 1, 5, 12345" },
-	{ "index-enabled", SL_OPT_BOOL, O(index_enabled), "false", 0, "index accepted containers and serve /ext/index" },
-	{ "index-allow-incomplete", SL_OPT_BOOL, O(index_allow_incomplete), "false", 0, "start even if an index would have a gap" },
+	{ "x-chain-id", SL_OPT_STR, O(x_chain_id), NULL, 0,
+	  "X-chain id (cb58) for networks other than 1, 5, 12345" },
+	{ "c-chain-id", SL_OPT_STR, O(c_chain_id), NULL, 0,
+	  "C-chain id (cb58) for networks other than 1, 5, 12345" },
+	{ "index-enabled", SL_OPT_BOOL, O(index_enabled), "false", 0,
+	  "index accepted containers and serve /ext/index" },
+	{ "index-allow-incomplete", SL_OPT_BOOL, O(index_allow_incomplete), "false", 0,
+	  "start even if an index would have a gap" },
 	{ "api-admin-enabled", SL_OPT_BOOL, O(admin_enabled), "false", 0, "serve /ext/admin" },
-	{ "profile-dir", SL_OPT_STR, O(profile_dir), NULL, 0, "where admin profiles go (default <data-dir>/profiles)" },
-	{ "plugin-dir", SL_OPT_STR, O(plugin_dir), NULL, 0, "VM plugins for admin.loadVMs (default <data-dir>/plugins)" },
+	{ "profile-dir", SL_OPT_STR, O(profile_dir), NULL, 0,
+	  "where admin profiles go (default <data-dir>/profiles)" },
+	{ "plugin-dir", SL_OPT_STR, O(plugin_dir), NULL, 0,
+	  "VM plugins for admin.loadVMs (default <data-dir>/plugins)" },
 	{ "log-dir", SL_OPT_STR, O(log_dir), NULL, 0, "log files (default <data-dir>/logs)" },
-	{ "log-level", SL_OPT_STR, O(log_level), "info", 0, "file log level: verbo debug trace info warn error fatal off" },
-	{ "log-display-level", SL_OPT_STR, O(log_display_level), NULL, 0, "standard error log level (default: log-level)" },
+	{ "log-level", SL_OPT_STR, O(log_level), "info", 0,
+	  "file log level: verbo debug trace info warn error fatal off" },
+	{ "log-display-level", SL_OPT_STR, O(log_display_level), NULL, 0,
+	  "standard error log level (default: log-level)" },
 	{ "import", SL_OPT_STR, O(import), NULL, 0, "container log to import at start (docs/node.md)" },
 	{ "follow", SL_OPT_STR, O(follow), NULL, 0, "URL of an upstream node whose indexes to mirror" },
-	{ "follow-poll-ms", SL_OPT_U64, O(follow_poll_ms), "500", 3600000, "how often to ask the upstream for more" },
-	{ "devnet", SL_OPT_BOOL, O(devnet), "false", 0, "containers come from the devnet generator (docs/devnet.md)" },
-	{ "devnet-seed", SL_OPT_STR, O(devnet_seed), "snowline", 0, "the seed the devnet's history follows from" },
-	{ "devnet-txs", SL_OPT_U64, O(devnet_txs), "5000", 100000000, "about how many txs the devnet history holds" },
-	{ "devnet-accounts", SL_OPT_U64, O(devnet_accounts), "64", 100000, "funded secp256k1 keys of the devnet" },
-	{ "devnet-validators", SL_OPT_U64, O(devnet_validators), "5", 1000, "genesis validators of the devnet" },
-	{ "devnet-start-time", SL_OPT_U64, O(devnet_start_time), "1704067200", UINT32_MAX, "unix time of the devnet's first block" },
-	{ "devnet-interval-ms", SL_OPT_U64, O(devnet_interval_ms), "2000", 3600000, "live block period of the devnet (0: history only)" },
-	{ "compat", SL_OPT_STR, O(compat), "spec", 0, "'spec', or 'upstream' for avalanchego's behaviour where they differ" },
+	{ "follow-poll-ms", SL_OPT_U64, O(follow_poll_ms), "500", 3600000,
+	  "how often to ask the upstream for more" },
+	{ "devnet", SL_OPT_BOOL, O(devnet), "false", 0,
+	  "containers come from the devnet generator (docs/devnet.md)" },
+	{ "devnet-seed", SL_OPT_STR, O(devnet_seed), "snowline", 0,
+	  "the seed the devnet's history follows from" },
+	{ "devnet-txs", SL_OPT_U64, O(devnet_txs), "5000", 100000000,
+	  "about how many txs the devnet history holds" },
+	{ "devnet-accounts", SL_OPT_U64, O(devnet_accounts), "64", 100000,
+	  "funded secp256k1 keys of the devnet" },
+	{ "devnet-validators", SL_OPT_U64, O(devnet_validators), "5", 1000,
+	  "genesis validators of the devnet" },
+	{ "devnet-start-time", SL_OPT_U64, O(devnet_start_time), "1704067200", UINT32_MAX,
+	  "unix time of the devnet's first block" },
+	{ "devnet-interval-ms", SL_OPT_U64, O(devnet_interval_ms), "2000", 3600000,
+	  "live block period of the devnet (0: history only)" },
+	{ "compat", SL_OPT_STR, O(compat), "spec", 0,
+	  "'spec', or 'upstream' for avalanchego's behaviour where they differ" },
 	{ "help", SL_OPT_BOOL, O(help), NULL, 0, "show this help" },
 };
 
 static volatile sig_atomic_t stop;
-static void on_signal(int sig) { (void)sig; stop = 1; }
-
-static bool parse_level(const char *s, sl_level *out)
+static void on_signal(int sig)
 {
-	return s && sl_level_parse(s, strlen(s), out);
+	(void)sig;
+	stop = 1;
 }
+
+static bool parse_level(const char *s, sl_level *out) { return s && sl_level_parse(s, strlen(s), out); }
 
 int cmd_node(int argc, char **argv)
 {
@@ -126,7 +147,8 @@ int cmd_node(int argc, char **argv)
 	if (o.devnet) {
 		/* The devnet's chains have ids of their own, derived from the seed. */
 		nc.devnet = true;
-		nc.devnet_cfg = (sl_devnet_config){ .seed = o.devnet_seed, .txs = o.devnet_txs,
+		nc.devnet_cfg = (sl_devnet_config){ .seed = o.devnet_seed,
+						    .txs = o.devnet_txs,
 						    .network_id = (uint32_t)o.network_id,
 						    .start_time = o.devnet_start_time,
 						    .accounts = (uint32_t)o.devnet_accounts,
@@ -143,7 +165,8 @@ int cmd_node(int argc, char **argv)
 		if (!nc.chain_id[2])
 			nc.chain_id[2] = devnet_ids[1];
 		if (nc.import_path || nc.follow_url) {
-			fprintf(stderr, "snowline node: --devnet cannot be combined with --import or --follow\n");
+			fprintf(stderr,
+				"snowline node: --devnet cannot be combined with --import or --follow\n");
 			goto out;
 		}
 	}
@@ -153,7 +176,8 @@ int cmd_node(int argc, char **argv)
 	}
 	nc.log_display_level = nc.log_level;
 	if (o.log_display_level && !parse_level(o.log_display_level, &nc.log_display_level)) {
-		fprintf(stderr, "snowline node: --log-display-level: unknown log level '%s'\n", o.log_display_level);
+		fprintf(stderr, "snowline node: --log-display-level: unknown log level '%s'\n",
+			o.log_display_level);
 		goto out;
 	}
 	if (!strcmp(o.compat, "spec"))

@@ -19,7 +19,9 @@ uint64_t sl_atomic_ap5_time(uint32_t network_id)
 
 const char *sl_atomic_type_name(uint32_t t)
 {
-	return t == SL_ATOMIC_IMPORT_TX ? "UnsignedImportTx" : t == SL_ATOMIC_EXPORT_TX ? "UnsignedExportTx" : NULL;
+	return t == SL_ATOMIC_IMPORT_TX	  ? "UnsignedImportTx"
+	       : t == SL_ATOMIC_EXPORT_TX ? "UnsignedExportTx"
+					  : NULL;
 }
 
 static void utx_read(sl_dec *d, sl_atomic_utx *u)
@@ -88,7 +90,8 @@ void sl_atomic_tx_read(sl_dec *d, sl_atomic_tx *tx)
 	size_t start = d->r.off;
 	*tx = (sl_atomic_tx){ 0 };
 	utx_read(d, &tx->utx);
-	sl_avax_signed_tail(d, start, SL_SECP_CREDS, &tx->ncreds, &tx->creds, &tx->unsigned_bytes, &tx->bytes, tx->id);
+	sl_avax_signed_tail(d, start, SL_SECP_CREDS, &tx->ncreds, &tx->creds, &tx->unsigned_bytes, &tx->bytes,
+			    tx->id);
 }
 
 void sl_atomic_tx_write(sl_buf *out, const sl_atomic_tx *tx)

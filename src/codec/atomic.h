@@ -34,19 +34,19 @@ typedef enum sl_atomic_type { SL_ATOMIC_IMPORT_TX = 0, SL_ATOMIC_EXPORT_TX = 1 }
 
 /* ApricotPhase5 activation (unix seconds) by network: mainnet and Fuji; 0 elsewhere (always batched). */
 #define SL_AP5_MAINNET 1638468000u /* 2021-12-02 18:00 UTC */
-#define SL_AP5_FUJI 1637766000u    /* 2021-11-24 15:00 UTC */
+#define SL_AP5_FUJI 1637766000u	   /* 2021-11-24 15:00 UTC */
 uint64_t sl_atomic_ap5_time(uint32_t network_id);
 
 const char *sl_atomic_type_name(uint32_t type_id); /* "UnsignedImportTx", "UnsignedExportTx" */
 
 typedef struct sl_evm_output {
-	const uint8_t *address;  /* [20] */
+	const uint8_t *address; /* [20] */
 	uint64_t amount;
 	const uint8_t *asset_id;
 } sl_evm_output;
 
 typedef struct sl_evm_input {
-	const uint8_t *address;  /* [20] */
+	const uint8_t *address; /* [20] */
 	uint64_t amount;
 	const uint8_t *asset_id;
 	uint64_t nonce;
@@ -56,14 +56,14 @@ typedef struct sl_atomic_utx {
 	uint32_t type_id;
 	uint32_t network_id;
 	const uint8_t *blockchain_id;
-	const uint8_t *chain;    /* import: sourceChain, export: destinationChain */
-	uint32_t nimported;      /* import */
+	const uint8_t *chain; /* import: sourceChain, export: destinationChain */
+	uint32_t nimported;   /* import */
 	sl_avax_in *imported;
-	uint32_t nevm_outs;      /* import */
+	uint32_t nevm_outs; /* import */
 	sl_evm_output *evm_outs;
-	uint32_t nevm_ins;       /* export */
+	uint32_t nevm_ins; /* export */
 	sl_evm_input *evm_ins;
-	uint32_t nexported;      /* export */
+	uint32_t nexported; /* export */
 	sl_avax_out *exported;
 } sl_atomic_utx;
 
@@ -71,13 +71,13 @@ typedef struct sl_atomic_tx {
 	sl_atomic_utx utx;
 	uint32_t ncreds;
 	sl_credential *creds;
-	sl_span bytes;           /* without the codec version */
-	sl_span unsigned_bytes;  /* iface<UnsignedAtomicTx>, no version */
+	sl_span bytes;		/* without the codec version */
+	sl_span unsigned_bytes; /* iface<UnsignedAtomicTx>, no version */
 	uint8_t id[32];
 } sl_atomic_tx;
 
 typedef struct sl_atomic_txs {
-	bool batched;            /* post-ApricotPhase5 layout */
+	bool batched; /* post-ApricotPhase5 layout */
 	uint32_t ntxs;
 	sl_atomic_tx *txs;
 } sl_atomic_txs;
@@ -94,7 +94,7 @@ SL_MUST_USE sl_err sl_atomic_extdata_decode(sl_arena *a, const uint8_t *p, size_
 
 void sl_atomic_tx_read(sl_dec *d, sl_atomic_tx *tx); /* no version; computes id */
 void sl_atomic_utx_write(sl_buf *out, const sl_atomic_utx *u);
-void sl_atomic_tx_write(sl_buf *out, const sl_atomic_tx *tx);              /* no version */
+void sl_atomic_tx_write(sl_buf *out, const sl_atomic_tx *tx);		     /* no version */
 SL_MUST_USE sl_err sl_atomic_tx_encode(sl_buf *out, const sl_atomic_tx *tx); /* 00 00 + tx */
 SL_MUST_USE sl_err sl_atomic_extdata_encode(sl_buf *out, const sl_atomic_txs *txs);
 

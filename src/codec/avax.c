@@ -75,18 +75,13 @@ void sl_avax_sigidx_write(sl_buf *out, const sl_sigidx *s)
 static void output_body_decode(sl_dec *d, sl_output *o, uint32_t t)
 {
 	switch (t) {
-	case SL_T_SECP_TRANSFER_OUTPUT:
-		o->amount = sl_rd_u64(&d->r);
-		break;
-	case SL_T_NFT_MINT_OUTPUT:
-		o->group_id = sl_rd_u32(&d->r);
-		break;
+	case SL_T_SECP_TRANSFER_OUTPUT: o->amount = sl_rd_u64(&d->r); break;
+	case SL_T_NFT_MINT_OUTPUT: o->group_id = sl_rd_u32(&d->r); break;
 	case SL_T_NFT_TRANSFER_OUTPUT:
 		o->group_id = sl_rd_u32(&d->r);
 		o->payload = sl_rd_var32(&d->r, SL_CODEC_MAX_SIZE);
 		break;
-	default: /* 6, 15, 16: owners only */
-		break;
+	default: /* 6, 15, 16: owners only */ break;
 	}
 	sl_avax_owners_decode(d, &o->owners);
 }
@@ -114,18 +109,13 @@ void sl_avax_output_write(sl_buf *out, const sl_output *o)
 		sl_wr_u32(out, o->fx_type_id);
 	}
 	switch (o->fx_type_id) {
-	case SL_T_SECP_TRANSFER_OUTPUT:
-		sl_wr_u64(out, o->amount);
-		break;
-	case SL_T_NFT_MINT_OUTPUT:
-		sl_wr_u32(out, o->group_id);
-		break;
+	case SL_T_SECP_TRANSFER_OUTPUT: sl_wr_u64(out, o->amount); break;
+	case SL_T_NFT_MINT_OUTPUT: sl_wr_u32(out, o->group_id); break;
 	case SL_T_NFT_TRANSFER_OUTPUT:
 		sl_wr_u32(out, o->group_id);
 		sl_wr_var32(out, o->payload);
 		break;
-	default:
-		break;
+	default: break;
 	}
 	sl_avax_owners_write(out, &o->owners);
 }

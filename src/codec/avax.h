@@ -66,20 +66,20 @@ enum {
 	SL_T_SECP_TRANSFER_OUTPUT = 7,
 	SL_T_SECP_MINT_OPERATION = 8,
 	SL_T_SECP_CREDENTIAL = 9,
-	SL_T_NFT_MINT_OUTPUT = 10,       /* X only */
-	SL_T_NFT_TRANSFER_OUTPUT = 11,   /* X only */
-	SL_T_NFT_MINT_OPERATION = 12,    /* X only */
-	SL_T_NFT_TRANSFER_OPERATION = 13,/* X only */
-	SL_T_NFT_CREDENTIAL = 14,        /* X only */
-	SL_T_PROP_MINT_OUTPUT = 15,      /* X only */
-	SL_T_PROP_OWNED_OUTPUT = 16,     /* X only */
-	SL_T_PROP_MINT_OPERATION = 17,   /* X only */
-	SL_T_PROP_BURN_OPERATION = 18,   /* X only */
-	SL_T_PROP_CREDENTIAL = 19,       /* X only */
-	SL_T_SECP_INPUT = 10,            /* P and C only */
-	SL_T_SECP_OUTPUT_OWNERS = 11,    /* P and C only */
-	SL_T_STAKEABLE_LOCK_IN = 21,     /* P only */
-	SL_T_STAKEABLE_LOCK_OUT = 22,    /* P only */
+	SL_T_NFT_MINT_OUTPUT = 10,	  /* X only */
+	SL_T_NFT_TRANSFER_OUTPUT = 11,	  /* X only */
+	SL_T_NFT_MINT_OPERATION = 12,	  /* X only */
+	SL_T_NFT_TRANSFER_OPERATION = 13, /* X only */
+	SL_T_NFT_CREDENTIAL = 14,	  /* X only */
+	SL_T_PROP_MINT_OUTPUT = 15,	  /* X only */
+	SL_T_PROP_OWNED_OUTPUT = 16,	  /* X only */
+	SL_T_PROP_MINT_OPERATION = 17,	  /* X only */
+	SL_T_PROP_BURN_OPERATION = 18,	  /* X only */
+	SL_T_PROP_CREDENTIAL = 19,	  /* X only */
+	SL_T_SECP_INPUT = 10,		  /* P and C only */
+	SL_T_SECP_OUTPUT_OWNERS = 11,	  /* P and C only */
+	SL_T_STAKEABLE_LOCK_IN = 21,	  /* P only */
+	SL_T_STAKEABLE_LOCK_OUT = 22,	  /* P only */
 };
 
 /* The fxs, in the X-chain's registration order (InitialState.fxIndex). */
@@ -124,19 +124,19 @@ typedef struct sl_sigidx {
 static inline uint32_t sl_sigidx_at(const sl_sigidx *s, uint32_t i) { return sl_be32(s->p + 4 * (size_t)i); }
 
 typedef struct sl_output {
-	uint32_t type_id;      /* the id on the wire: 6, 7, 10, 11, 15, 16 or 22 */
-	uint32_t fx_type_id;   /* the fx output's id: type_id, or 7 inside a LockOut */
-	uint64_t lock_locktime;/* LockOut (22) only: locked until this unix time */
-	uint64_t amount;       /* secp TransferOutput (7) */
-	uint32_t group_id;     /* nft outputs (10, 11) */
-	sl_span payload;       /* nft TransferOutput (11) */
+	uint32_t type_id;	/* the id on the wire: 6, 7, 10, 11, 15, 16 or 22 */
+	uint32_t fx_type_id;	/* the fx output's id: type_id, or 7 inside a LockOut */
+	uint64_t lock_locktime; /* LockOut (22) only: locked until this unix time */
+	uint64_t amount;	/* secp TransferOutput (7) */
+	uint32_t group_id;	/* nft outputs (10, 11) */
+	sl_span payload;	/* nft TransferOutput (11) */
 	sl_owners owners;
 } sl_output;
 
 typedef struct sl_input {
-	uint32_t type_id;      /* 5 or 21 */
-	uint32_t fx_type_id;   /* 5 */
-	uint64_t lock_locktime;/* LockIn (21) only */
+	uint32_t type_id;	/* 5 or 21 */
+	uint32_t fx_type_id;	/* 5 */
+	uint64_t lock_locktime; /* LockIn (21) only */
 	uint64_t amount;
 	sl_sigidx sig;
 } sl_input;

@@ -5,7 +5,9 @@
 
 sl_codec_ctx sl_codec_ctx_for(uint32_t network_id, const char *chain_alias)
 {
-	return (sl_codec_ctx){ .network_id = network_id, .hrp = sl_addr_hrp(network_id), .chain_alias = chain_alias };
+	return (sl_codec_ctx){ .network_id = network_id,
+			       .hrp = sl_addr_hrp(network_id),
+			       .chain_alias = chain_alias };
 }
 
 /* ---- leaves ------------------------------------------------------------ */
@@ -111,9 +113,7 @@ static void j_output(sl_jw *w, const sl_output *o, const sl_codec_ctx *ctx)
 		sl_jw_obj(w);
 	}
 	switch (o->fx_type_id) {
-	case SL_T_SECP_TRANSFER_OUTPUT:
-		j_owner_fields(w, &o->owners, &o->amount, ctx);
-		break;
+	case SL_T_SECP_TRANSFER_OUTPUT: j_owner_fields(w, &o->owners, &o->amount, ctx); break;
 	case SL_T_NFT_MINT_OUTPUT:
 		j_u64(w, "groupID", o->group_id);
 		j_owner_fields(w, &o->owners, NULL, ctx);
@@ -123,9 +123,7 @@ static void j_output(sl_jw *w, const sl_output *o, const sl_codec_ctx *ctx)
 		j_hex(w, "payload", o->payload);
 		j_owner_fields(w, &o->owners, NULL, ctx);
 		break;
-	default:
-		j_owner_fields(w, &o->owners, NULL, ctx);
-		break;
+	default: j_owner_fields(w, &o->owners, NULL, ctx); break;
 	}
 	if (o->type_id == SL_T_STAKEABLE_LOCK_OUT)
 		sl_jw_obj_end(w);
@@ -296,9 +294,7 @@ void sl_pchain_utx_write_json(sl_jw *w, const sl_pchain_utx *u, const sl_codec_c
 		j_hex(w, "genesisData", u->genesis);
 		j_input_obj(w, "subnetAuthorization", &u->auth);
 		break;
-	case SL_P_CREATE_SUBNET_TX:
-		j_owners(w, "owner", &u->owner, ctx);
-		break;
+	case SL_P_CREATE_SUBNET_TX: j_owners(w, "owner", &u->owner, ctx); break;
 	case SL_P_IMPORT_TX:
 		j_id(w, "sourceChain", u->chain);
 		j_ins(w, "importedInputs", u->nimported, u->imported);
@@ -307,12 +303,8 @@ void sl_pchain_utx_write_json(sl_jw *w, const sl_pchain_utx *u, const sl_codec_c
 		j_id(w, "destinationChain", u->chain);
 		j_outs(w, "exportedOutputs", u->nexported, u->exported, false, ctx);
 		break;
-	case SL_P_ADVANCE_TIME_TX:
-		j_u64(w, "time", u->time);
-		break;
-	case SL_P_REWARD_VALIDATOR_TX:
-		j_id(w, "txID", u->tx_id);
-		break;
+	case SL_P_ADVANCE_TIME_TX: j_u64(w, "time", u->time); break;
+	case SL_P_REWARD_VALIDATOR_TX: j_id(w, "txID", u->tx_id); break;
 	case SL_P_REMOVE_SUBNET_VALIDATOR_TX:
 		j_nodeid(w, "nodeID", u->node_id);
 		j_id(w, "subnetID", u->subnet_id);
@@ -357,8 +349,7 @@ void sl_pchain_utx_write_json(sl_jw *w, const sl_pchain_utx *u, const sl_codec_c
 		j_input_obj(w, "subnetAuthorization", &u->auth);
 		j_owners(w, "newOwner", &u->owner, ctx);
 		break;
-	case SL_P_BASE_TX:
-		break;
+	case SL_P_BASE_TX: break;
 	case SL_P_CONVERT_SUBNET_TO_L1_TX:
 		j_id(w, "subnetID", u->subnet_id);
 		j_id(w, "chainID", u->manager_chain_id);
@@ -385,9 +376,7 @@ void sl_pchain_utx_write_json(sl_jw *w, const sl_pchain_utx *u, const sl_codec_c
 		j_byte_array(w, "proofOfPossession", u->pop, SL_BLS_SIG_LEN);
 		j_hex(w, "message", u->message);
 		break;
-	case SL_P_SET_L1_VALIDATOR_WEIGHT_TX:
-		j_hex(w, "message", u->message);
-		break;
+	case SL_P_SET_L1_VALIDATOR_WEIGHT_TX: j_hex(w, "message", u->message); break;
 	case SL_P_INCREASE_L1_VALIDATOR_BALANCE_TX:
 		j_id(w, "validationID", u->validation_id);
 		j_u64(w, "balance", u->balance);
@@ -417,8 +406,7 @@ void sl_pchain_utx_write_json(sl_jw *w, const sl_pchain_utx *u, const sl_codec_c
 		j_id(w, "txID", u->tx_id);
 		j_u64(w, "timestamp", u->time);
 		break;
-	default:
-		break;
+	default: break;
 	}
 	sl_jw_obj_end(w);
 }
@@ -501,9 +489,7 @@ static void j_fx_op(sl_jw *w, const sl_xchain_fx_op *op, const sl_codec_ctx *ctx
 		j_owners(w, "mintOutput", &op->owners1, ctx);
 		j_owners(w, "ownedOutput", &op->owners2, ctx);
 		break;
-	default: /* property BurnOperation: an embedded secp256k1fx.Input */
-		j_sigidx(w, &op->input);
-		break;
+	default: /* property BurnOperation: an embedded secp256k1fx.Input */ j_sigidx(w, &op->input); break;
 	}
 	sl_jw_obj_end(w);
 }
@@ -567,8 +553,7 @@ void sl_xchain_utx_write_json(sl_jw *w, const sl_xchain_utx *u, const sl_codec_c
 		j_id(w, "destinationChain", u->chain);
 		j_outs(w, "exportedOutputs", u->nexported, u->exported, true, ctx);
 		break;
-	default:
-		break;
+	default: break;
 	}
 	sl_jw_obj_end(w);
 }

@@ -26,7 +26,7 @@
 
 typedef struct sl_codec_ctx {
 	uint32_t network_id;
-	const char *hrp;         /* bech32 HRP of addresses */
+	const char *hrp;	 /* bech32 HRP of addresses */
 	const char *chain_alias; /* "P", "X", "C" or a chain's own alias */
 } sl_codec_ctx;
 

@@ -45,12 +45,12 @@ static const char *const type_names[43] = {
 	[42] = "RewardAutoRenewedValidatorTx",
 };
 
-#define TX_TYPES                                                                                     \
+#define TX_TYPES                                                                                           \
 	(SL_TYPE(12) | SL_TYPE(13) | SL_TYPE(14) | SL_TYPE(15) | SL_TYPE(16) | SL_TYPE(17) | SL_TYPE(18) | \
 	 SL_TYPE(19) | SL_TYPE(20) | SL_TYPE(23) | SL_TYPE(24) | SL_TYPE(25) | SL_TYPE(26) | SL_TYPE(33) | \
 	 SL_TYPE(34) | SL_TYPE(35) | SL_TYPE(36) | SL_TYPE(37) | SL_TYPE(38) | SL_TYPE(39) | SL_TYPE(40) | \
 	 SL_TYPE(41) | SL_TYPE(42))
-#define BLOCK_TYPES                                                                              \
+#define BLOCK_TYPES                                                                                   \
 	(SL_TYPE(0) | SL_TYPE(1) | SL_TYPE(2) | SL_TYPE(3) | SL_TYPE(4) | SL_TYPE(29) | SL_TYPE(30) | \
 	 SL_TYPE(31) | SL_TYPE(32))
 
@@ -234,9 +234,7 @@ void sl_pchain_utx_read(sl_dec *d, sl_pchain_utx *u)
 		u->genesis = sl_rd_var32(&d->r, SL_CODEC_MAX_SIZE);
 		auth_read(d, u);
 		break;
-	case SL_P_CREATE_SUBNET_TX:
-		owner_read(d, &u->owner);
-		break;
+	case SL_P_CREATE_SUBNET_TX: owner_read(d, &u->owner); break;
 	case SL_P_IMPORT_TX:
 		u->chain = sl_dec_id(d);
 		sl_avax_ins_decode(d, &u->nimported, &u->imported, SL_P_INPUTS);
@@ -245,12 +243,8 @@ void sl_pchain_utx_read(sl_dec *d, sl_pchain_utx *u)
 		u->chain = sl_dec_id(d);
 		sl_avax_outs_decode(d, &u->nexported, &u->exported, SL_P_OUTPUTS);
 		break;
-	case SL_P_ADVANCE_TIME_TX:
-		u->time = sl_rd_u64(&d->r);
-		break;
-	case SL_P_REWARD_VALIDATOR_TX:
-		u->tx_id = sl_dec_id(d);
-		break;
+	case SL_P_ADVANCE_TIME_TX: u->time = sl_rd_u64(&d->r); break;
+	case SL_P_REWARD_VALIDATOR_TX: u->tx_id = sl_dec_id(d); break;
 	case SL_P_REMOVE_SUBNET_VALIDATOR_TX:
 		u->node_id = sl_rd_take(&d->r, SL_SHORT_ID_LEN);
 		u->subnet_id = sl_dec_id(d);
@@ -281,8 +275,7 @@ void sl_pchain_utx_read(sl_dec *d, sl_pchain_utx *u)
 		auth_read(d, u);
 		owner_read(d, &u->owner);
 		break;
-	case SL_P_BASE_TX:
-		break;
+	case SL_P_BASE_TX: break;
 	case SL_P_CONVERT_SUBNET_TO_L1_TX:
 		u->subnet_id = sl_dec_id(d);
 		u->manager_chain_id = sl_dec_id(d);
@@ -295,9 +288,7 @@ void sl_pchain_utx_read(sl_dec *d, sl_pchain_utx *u)
 		u->pop = sl_rd_take(&d->r, SL_BLS_SIG_LEN);
 		u->message = sl_rd_var32(&d->r, SL_CODEC_MAX_SIZE);
 		break;
-	case SL_P_SET_L1_VALIDATOR_WEIGHT_TX:
-		u->message = sl_rd_var32(&d->r, SL_CODEC_MAX_SIZE);
-		break;
+	case SL_P_SET_L1_VALIDATOR_WEIGHT_TX: u->message = sl_rd_var32(&d->r, SL_CODEC_MAX_SIZE); break;
 	case SL_P_INCREASE_L1_VALIDATOR_BALANCE_TX:
 		u->validation_id = sl_dec_id(d);
 		u->balance = sl_rd_u64(&d->r);
@@ -327,8 +318,7 @@ void sl_pchain_utx_read(sl_dec *d, sl_pchain_utx *u)
 		u->tx_id = sl_dec_id(d);
 		u->time = sl_rd_u64(&d->r);
 		break;
-	default: /* sl_dec_type() already refused every other id */
-		break;
+	default: /* sl_dec_type() already refused every other id */ break;
 	}
 }
 
@@ -363,9 +353,7 @@ void sl_pchain_utx_write(sl_buf *out, const sl_pchain_utx *u)
 		sl_wr_var32(out, u->genesis);
 		auth_write(out, u);
 		break;
-	case SL_P_CREATE_SUBNET_TX:
-		owner_write(out, &u->owner);
-		break;
+	case SL_P_CREATE_SUBNET_TX: owner_write(out, &u->owner); break;
 	case SL_P_IMPORT_TX:
 		sl_wr_fixed(out, u->chain, SL_ID_LEN);
 		sl_avax_ins_write(out, u->nimported, u->imported);
@@ -374,12 +362,8 @@ void sl_pchain_utx_write(sl_buf *out, const sl_pchain_utx *u)
 		sl_wr_fixed(out, u->chain, SL_ID_LEN);
 		sl_avax_outs_write(out, u->nexported, u->exported);
 		break;
-	case SL_P_ADVANCE_TIME_TX:
-		sl_wr_u64(out, u->time);
-		break;
-	case SL_P_REWARD_VALIDATOR_TX:
-		sl_wr_fixed(out, u->tx_id, SL_ID_LEN);
-		break;
+	case SL_P_ADVANCE_TIME_TX: sl_wr_u64(out, u->time); break;
+	case SL_P_REWARD_VALIDATOR_TX: sl_wr_fixed(out, u->tx_id, SL_ID_LEN); break;
 	case SL_P_REMOVE_SUBNET_VALIDATOR_TX:
 		sl_wr_fixed(out, u->node_id, SL_SHORT_ID_LEN);
 		sl_wr_fixed(out, u->subnet_id, SL_ID_LEN);
@@ -410,8 +394,7 @@ void sl_pchain_utx_write(sl_buf *out, const sl_pchain_utx *u)
 		auth_write(out, u);
 		owner_write(out, &u->owner);
 		break;
-	case SL_P_BASE_TX:
-		break;
+	case SL_P_BASE_TX: break;
 	case SL_P_CONVERT_SUBNET_TO_L1_TX:
 		sl_wr_fixed(out, u->subnet_id, SL_ID_LEN);
 		sl_wr_fixed(out, u->manager_chain_id, SL_ID_LEN);
@@ -424,9 +407,7 @@ void sl_pchain_utx_write(sl_buf *out, const sl_pchain_utx *u)
 		sl_wr_fixed(out, u->pop, SL_BLS_SIG_LEN);
 		sl_wr_var32(out, u->message);
 		break;
-	case SL_P_SET_L1_VALIDATOR_WEIGHT_TX:
-		sl_wr_var32(out, u->message);
-		break;
+	case SL_P_SET_L1_VALIDATOR_WEIGHT_TX: sl_wr_var32(out, u->message); break;
 	case SL_P_INCREASE_L1_VALIDATOR_BALANCE_TX:
 		sl_wr_fixed(out, u->validation_id, SL_ID_LEN);
 		sl_wr_u64(out, u->balance);
@@ -470,7 +451,8 @@ void sl_pchain_tx_read(sl_dec *d, sl_pchain_tx *tx)
 	size_t start = d->r.off;
 	*tx = (sl_pchain_tx){ 0 };
 	sl_pchain_utx_read(d, &tx->utx);
-	sl_avax_signed_tail(d, start, SL_SECP_CREDS, &tx->ncreds, &tx->creds, &tx->unsigned_bytes, &tx->bytes, tx->id);
+	sl_avax_signed_tail(d, start, SL_SECP_CREDS, &tx->ncreds, &tx->creds, &tx->unsigned_bytes, &tx->bytes,
+			    tx->id);
 }
 
 void sl_pchain_tx_write(sl_buf *out, const sl_pchain_tx *tx)
@@ -591,8 +573,7 @@ sl_err sl_pchain_block_decode(sl_arena *a, const uint8_t *p, size_t n, sl_pchain
 		b->height = sl_rd_u64(&d.r);
 		txs_read(&d, b);
 		break;
-	default:
-		break;
+	default: break;
 	}
 	sl_err e = sl_dec_finish(&d, err);
 	if (e == SL_OK) {

@@ -127,16 +127,16 @@ typedef struct sl_pchain_owner { /* PChainOwner: no locktime, no type id */
 } sl_pchain_owner;
 
 typedef struct sl_pchain_signer {
-	uint32_t type_id;         /* 27 empty, 28 proof of possession; 0 = absent */
-	const uint8_t *public_key;/* [48] compressed G1, type 28 only */
-	const uint8_t *pop;       /* [96] G2 signature, type 28 only */
+	uint32_t type_id;	   /* 27 empty, 28 proof of possession; 0 = absent */
+	const uint8_t *public_key; /* [48] compressed G1, type 28 only */
+	const uint8_t *pop;	   /* [96] G2 signature, type 28 only */
 } sl_pchain_signer;
 
 typedef struct sl_l1_validator {
-	sl_span node_id;          /* bytes (20 expected, not checked by the codec) */
+	sl_span node_id; /* bytes (20 expected, not checked by the codec) */
 	uint64_t weight, balance;
-	const uint8_t *public_key;/* [48] */
-	const uint8_t *pop;       /* [96] */
+	const uint8_t *public_key; /* [48] */
+	const uint8_t *pop;	   /* [96] */
 	sl_pchain_owner remaining_balance_owner, deactivation_owner;
 } sl_l1_validator;
 
@@ -152,78 +152,78 @@ typedef struct sl_transform_subnet {
 
 typedef struct sl_pchain_utx {
 	uint32_t type_id;
-	bool has_base;           /* all but 19, 20, 42 */
+	bool has_base; /* all but 19, 20, 42 */
 	sl_avax_base base;
 
 	/* Validator (12, 13, 14, 25, 26); node_id also for 23 */
-	const uint8_t *node_id;  /* [20] */
+	const uint8_t *node_id; /* [20] */
 	uint64_t start, end, weight;
-	sl_span node_id_bytes;   /* 40: nodeID as bytes */
+	sl_span node_id_bytes; /* 40: nodeID as bytes */
 
-	const uint8_t *subnet_id;/* 13, 15, 23, 24, 25, 26, 33, 35 */
-	sl_pchain_signer signer; /* 25, 40 */
-	uint32_t nstake;         /* 12, 14, 25, 26, 40 */
+	const uint8_t *subnet_id; /* 13, 15, 23, 24, 25, 26, 33, 35 */
+	sl_pchain_signer signer;  /* 25, 40 */
+	uint32_t nstake;	  /* 12, 14, 25, 26, 40 */
 	sl_avax_out *stake;
 
 	/* owners: 12/14/26 rewards, 25/40 validation rewards -> rewards_owner;
 	 * 25/40 delegation rewards -> delegation_owner; 16 owner, 33 newOwner,
 	 * 40 validatorAuthority -> owner. */
 	sl_owners rewards_owner, delegation_owner, owner;
-	uint32_t shares;         /* 12, 25; 40 delegationShares */
+	uint32_t shares;	       /* 12, 25; 40 delegationShares */
 	uint32_t auto_compound_shares; /* 40, 41 */
-	uint64_t period;         /* 40, 41 */
+	uint64_t period;	       /* 40, 41 */
 
-	bool has_auth;           /* 13, 15, 23, 24, 33, 35, 39, 41 */
-	sl_sigidx auth;          /* subnetAuth / disableAuth / auth (secp Input 10) */
+	bool has_auth;	/* 13, 15, 23, 24, 33, 35, 39, 41 */
+	sl_sigidx auth; /* subnetAuth / disableAuth / auth (secp Input 10) */
 
 	/* CreateChainTx */
 	sl_span chain_name;
 	const uint8_t *vm_id;
 	uint32_t nfx_ids;
-	const uint8_t *fx_ids;   /* nfx_ids * 32 */
+	const uint8_t *fx_ids; /* nfx_ids * 32 */
 	sl_span genesis;
 
 	/* ImportTx / ExportTx */
-	const uint8_t *chain;    /* 17 sourceChain, 18 destinationChain */
+	const uint8_t *chain; /* 17 sourceChain, 18 destinationChain */
 	uint32_t nimported;
 	sl_avax_in *imported;
 	uint32_t nexported;
 	sl_avax_out *exported;
 
-	uint64_t time;           /* 19 time; 42 timestamp */
-	const uint8_t *tx_id;    /* 20, 41, 42 */
+	uint64_t time;	      /* 19 time; 42 timestamp */
+	const uint8_t *tx_id; /* 20, 41, 42 */
 
 	sl_transform_subnet transform; /* 24 */
 
 	/* L1 (35-39) */
 	const uint8_t *manager_chain_id; /* 35 chainID */
-	sl_span manager_address;         /* 35 address */
+	sl_span manager_address;	 /* 35 address */
 	uint32_t nvalidators;
-	sl_l1_validator *validators;     /* 35 */
-	uint64_t balance;                /* 36, 38 */
-	const uint8_t *pop;              /* 36 proofOfPossession [96] */
-	sl_span message;                 /* 36, 37: a signed warp message */
-	const uint8_t *validation_id;    /* 38, 39 */
+	sl_l1_validator *validators;  /* 35 */
+	uint64_t balance;	      /* 36, 38 */
+	const uint8_t *pop;	      /* 36 proofOfPossession [96] */
+	sl_span message;	      /* 36, 37: a signed warp message */
+	const uint8_t *validation_id; /* 38, 39 */
 } sl_pchain_utx;
 
 typedef struct sl_pchain_tx {
 	sl_pchain_utx utx;
 	uint32_t ncreds;
 	sl_credential *creds;
-	sl_span bytes;          /* the tx as it sits in the input: with 00 00 at the
+	sl_span bytes;		/* the tx as it sits in the input: with 00 00 at the
 				   top level, without it inside a block */
 	sl_span unsigned_bytes; /* iface<UnsignedTx>, no version */
-	uint8_t id[32];         /* sha256(00 00 | bytes without version) */
+	uint8_t id[32];		/* sha256(00 00 | bytes without version) */
 } sl_pchain_tx;
 
 typedef struct sl_pchain_block {
 	uint32_t type_id;
-	uint64_t time;          /* Banff blocks only */
+	uint64_t time; /* Banff blocks only */
 	const uint8_t *parent_id;
 	uint64_t height;
-	uint32_t ntxs;          /* 3, 32: the txs; 29: the standard txs before `tx` */
+	uint32_t ntxs; /* 3, 32: the txs; 29: the standard txs before `tx` */
 	sl_pchain_tx *txs;
-	sl_pchain_tx *tx;       /* 0, 4, 29: the decision / atomic tx; else NULL */
+	sl_pchain_tx *tx; /* 0, 4, 29: the decision / atomic tx; else NULL */
 	sl_span bytes;
 	uint8_t id[32];
 } sl_pchain_block;
@@ -242,9 +242,9 @@ void sl_pchain_utx_read(sl_dec *d, sl_pchain_utx *u);
 void sl_pchain_tx_read(sl_dec *d, sl_pchain_tx *tx); /* iface<UnsignedTx> + creds; computes id */
 
 /* Encoders: the exact bytes the decoder read (with codec version). */
-void sl_pchain_utx_write(sl_buf *out, const sl_pchain_utx *u);             /* iface<UnsignedTx> */
-void sl_pchain_tx_write(sl_buf *out, const sl_pchain_tx *tx);              /* no version */
-SL_MUST_USE sl_err sl_pchain_tx_encode(sl_buf *out, const sl_pchain_tx *tx);   /* 00 00 + tx */
+void sl_pchain_utx_write(sl_buf *out, const sl_pchain_utx *u);		     /* iface<UnsignedTx> */
+void sl_pchain_tx_write(sl_buf *out, const sl_pchain_tx *tx);		     /* no version */
+SL_MUST_USE sl_err sl_pchain_tx_encode(sl_buf *out, const sl_pchain_tx *tx); /* 00 00 + tx */
 SL_MUST_USE sl_err sl_pchain_block_encode(sl_buf *out, const sl_pchain_block *b);
 
 /* A block's txs in avalanchego's Txs() order (txs..., then tx); returns the count. */

@@ -13,7 +13,8 @@
 
 const char *sl_xchain_type_name(uint32_t t)
 {
-	static const char *const names[] = { "BaseTx", "CreateAssetTx", "OperationTx", "ImportTx", "ExportTx" };
+	static const char *const names[] = { "BaseTx", "CreateAssetTx", "OperationTx", "ImportTx",
+					     "ExportTx" };
 	if (t < SL_ARRAY_LEN(names))
 		return names[t];
 	return t == SL_X_STANDARD_BLOCK ? "StandardBlock" : NULL;
@@ -22,13 +23,13 @@ const char *sl_xchain_type_name(uint32_t t)
 const char *sl_xchain_fx_type_name(uint32_t t)
 {
 	static const char *const names[] = {
-		[5] = "secp256k1fx.TransferInput",   [6] = "secp256k1fx.MintOutput",
-		[7] = "secp256k1fx.TransferOutput",  [8] = "secp256k1fx.MintOperation",
-		[9] = "secp256k1fx.Credential",      [10] = "nftfx.MintOutput",
-		[11] = "nftfx.TransferOutput",       [12] = "nftfx.MintOperation",
-		[13] = "nftfx.TransferOperation",    [14] = "nftfx.Credential",
-		[15] = "propertyfx.MintOutput",      [16] = "propertyfx.OwnedOutput",
-		[17] = "propertyfx.MintOperation",   [18] = "propertyfx.BurnOperation",
+		[5] = "secp256k1fx.TransferInput",  [6] = "secp256k1fx.MintOutput",
+		[7] = "secp256k1fx.TransferOutput", [8] = "secp256k1fx.MintOperation",
+		[9] = "secp256k1fx.Credential",	    [10] = "nftfx.MintOutput",
+		[11] = "nftfx.TransferOutput",	    [12] = "nftfx.MintOperation",
+		[13] = "nftfx.TransferOperation",   [14] = "nftfx.Credential",
+		[15] = "propertyfx.MintOutput",	    [16] = "propertyfx.OwnedOutput",
+		[17] = "propertyfx.MintOperation",  [18] = "propertyfx.BurnOperation",
 		[19] = "propertyfx.Credential",
 	};
 	return t < SL_ARRAY_LEN(names) ? names[t] : NULL;
@@ -65,8 +66,7 @@ static void fx_op_read(sl_dec *d, sl_xchain_fx_op *op)
 		sl_avax_owners_decode(d, &op->owners1);
 		sl_avax_owners_decode(d, &op->owners2);
 		break;
-	default: /* 18: the input only */
-		break;
+	default: /* 18: the input only */ break;
 	}
 }
 
@@ -96,8 +96,7 @@ static void fx_op_write(sl_buf *out, const sl_xchain_fx_op *op)
 		sl_avax_owners_write(out, &op->owners1);
 		sl_avax_owners_write(out, &op->owners2);
 		break;
-	default:
-		break;
+	default: break;
 	}
 }
 
@@ -148,8 +147,7 @@ void sl_xchain_utx_read(sl_dec *d, sl_xchain_utx *u)
 		u->chain = sl_dec_id(d);
 		sl_avax_outs_decode(d, &u->nexported, &u->exported, SL_X_OUTPUTS);
 		break;
-	default:
-		break;
+	default: break;
 	}
 }
 
@@ -187,8 +185,7 @@ void sl_xchain_utx_write(sl_buf *out, const sl_xchain_utx *u)
 		sl_wr_fixed(out, u->chain, SL_ID_LEN);
 		sl_avax_outs_write(out, u->nexported, u->exported);
 		break;
-	default:
-		break;
+	default: break;
 	}
 }
 
@@ -197,7 +194,8 @@ void sl_xchain_tx_read(sl_dec *d, sl_xchain_tx *tx)
 	size_t start = d->r.off;
 	*tx = (sl_xchain_tx){ 0 };
 	sl_xchain_utx_read(d, &tx->utx);
-	sl_avax_signed_tail(d, start, SL_X_CREDS, &tx->ncreds, &tx->creds, &tx->unsigned_bytes, &tx->bytes, tx->id);
+	sl_avax_signed_tail(d, start, SL_X_CREDS, &tx->ncreds, &tx->creds, &tx->unsigned_bytes, &tx->bytes,
+			    tx->id);
 }
 
 void sl_xchain_tx_write(sl_buf *out, const sl_xchain_tx *tx)
@@ -268,7 +266,8 @@ sl_err sl_xchain_block_encode(sl_buf *out, const sl_xchain_block *b)
 	return out->err;
 }
 
-sl_err sl_xchain_vertex_decode(sl_arena *a, const uint8_t *p, size_t n, sl_xchain_vertex *v, sl_err_detail *err)
+sl_err sl_xchain_vertex_decode(sl_arena *a, const uint8_t *p, size_t n, sl_xchain_vertex *v,
+			       sl_err_detail *err)
 {
 	sl_dec d;
 	sl_dec_init(&d, a, p, n);

@@ -59,21 +59,21 @@ const char *sl_xchain_type_name(uint32_t type_id); /* "BaseTx", ...; NULL if not
 const char *sl_xchain_fx_type_name(uint32_t type_id);
 
 typedef struct sl_xchain_fx_op {
-	uint32_t type_id;        /* 8, 12, 13, 17, 18 */
-	sl_sigidx input;         /* every operation */
-	uint32_t group_id;       /* 12, 13 */
-	sl_span payload;         /* 12, 13 */
-	uint64_t amount;         /* 8: transferOutput amount */
-	sl_owners owners1;       /* 8 mintOutput, 13 output, 17 mintOutput */
-	sl_owners owners2;       /* 8 transferOutput, 17 ownedOutput */
-	uint32_t nowners;        /* 12 outputs */
+	uint32_t type_id;  /* 8, 12, 13, 17, 18 */
+	sl_sigidx input;   /* every operation */
+	uint32_t group_id; /* 12, 13 */
+	sl_span payload;   /* 12, 13 */
+	uint64_t amount;   /* 8: transferOutput amount */
+	sl_owners owners1; /* 8 mintOutput, 13 output, 17 mintOutput */
+	sl_owners owners2; /* 8 transferOutput, 17 ownedOutput */
+	uint32_t nowners;  /* 12 outputs */
 	sl_owners *owners;
 } sl_xchain_fx_op;
 
 typedef struct sl_xchain_op {
 	const uint8_t *asset_id;
 	uint32_t nutxos;
-	const uint8_t *utxos;    /* nutxos * 36: txID | u32be outputIndex */
+	const uint8_t *utxos; /* nutxos * 36: txID | u32be outputIndex */
 	sl_xchain_fx_op op;
 } sl_xchain_op;
 
@@ -86,16 +86,16 @@ typedef struct sl_initial_state {
 typedef struct sl_xchain_utx {
 	uint32_t type_id;
 	sl_avax_base base;
-	sl_span name, symbol;    /* 1 */
-	uint8_t denomination;    /* 1 */
-	uint32_t nstates;        /* 1 */
+	sl_span name, symbol; /* 1 */
+	uint8_t denomination; /* 1 */
+	uint32_t nstates;     /* 1 */
 	sl_initial_state *states;
-	uint32_t nops;           /* 2 */
+	uint32_t nops; /* 2 */
 	sl_xchain_op *ops;
-	const uint8_t *chain;    /* 3 sourceChain, 4 destinationChain */
-	uint32_t nimported;      /* 3 */
+	const uint8_t *chain; /* 3 sourceChain, 4 destinationChain */
+	uint32_t nimported;   /* 3 */
 	sl_avax_in *imported;
-	uint32_t nexported;      /* 4 */
+	uint32_t nexported; /* 4 */
 	sl_avax_out *exported;
 } sl_xchain_utx;
 
@@ -103,13 +103,13 @@ typedef struct sl_xchain_tx {
 	sl_xchain_utx utx;
 	uint32_t ncreds;
 	sl_credential *creds;
-	sl_span bytes;           /* with 00 00 at top level / in a vertex, without inside a block */
-	sl_span unsigned_bytes;  /* iface<UnsignedTx>, no version */
+	sl_span bytes;		/* with 00 00 at top level / in a vertex, without inside a block */
+	sl_span unsigned_bytes; /* iface<UnsignedTx>, no version */
 	uint8_t id[32];
 } sl_xchain_tx;
 
 typedef struct sl_xchain_block {
-	uint32_t type_id;        /* 20 */
+	uint32_t type_id; /* 20 */
 	const uint8_t *parent_id;
 	uint64_t height, time;
 	const uint8_t *merkle_root;
@@ -120,13 +120,13 @@ typedef struct sl_xchain_block {
 } sl_xchain_block;
 
 typedef struct sl_xchain_vertex {
-	uint16_t version;        /* 0, or 1 for a stop vertex */
+	uint16_t version; /* 0, or 1 for a stop vertex */
 	const uint8_t *chain_id;
 	uint64_t height;
-	uint32_t epoch;          /* v0 only */
+	uint32_t epoch; /* v0 only */
 	uint32_t nparents;
-	const uint8_t *parents;  /* nparents * 32 */
-	uint32_t ntxs;           /* v0 only */
+	const uint8_t *parents; /* nparents * 32 */
+	uint32_t ntxs;		/* v0 only */
 	sl_xchain_tx *txs;
 	sl_span bytes;
 	uint8_t id[32];

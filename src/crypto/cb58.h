@@ -24,8 +24,8 @@ size_t sl_cb58_id(char out[64], const uint8_t id[32]);
  * avalanchego error text ("base58 decoding error: ...", "invalid input
  * checksum", "input string is smaller than the checksum size").
  */
-SL_MUST_USE sl_err sl_cb58_decode(const char *s, size_t slen, uint8_t *out, size_t max,
-				  size_t *outlen, const char **msg, char msgbuf[96]);
+SL_MUST_USE sl_err sl_cb58_decode(const char *s, size_t slen, uint8_t *out, size_t max, size_t *outlen,
+				  const char **msg, char msgbuf[96]);
 
 /* Decode a 32-byte id; the extra length failure reads "invalid hash length: expected 32 bytes but got N". */
 SL_MUST_USE sl_err sl_cb58_decode_id(const char *s, size_t slen, uint8_t id[32], const char **msg,

@@ -3,10 +3,7 @@
 #include <openssl/evp.h>
 #include <openssl/sha.h>
 
-void sl_sha256(const void *p, size_t n, uint8_t out[32])
-{
-	SHA256(p, n, out);
-}
+void sl_sha256(const void *p, size_t n, uint8_t out[32]) { SHA256(p, n, out); }
 
 void sl_ripemd160(const void *p, size_t n, uint8_t out[20])
 {
@@ -39,10 +36,10 @@ static const uint64_t rc[24] = {
 	0x8000000000008002ULL, 0x8000000000000080ULL, 0x000000000000800aULL, 0x800000008000000aULL,
 	0x8000000080008081ULL, 0x8000000000008080ULL, 0x0000000080000001ULL, 0x8000000080008008ULL,
 };
-static const unsigned rotc[24] = { 1, 3, 6, 10, 15, 21, 28, 36, 45, 55, 2, 14,
-				   27, 41, 56, 8, 25, 43, 62, 18, 39, 61, 20, 44 };
-static const unsigned piln[24] = { 10, 7, 11, 17, 18, 3, 5, 16, 8, 21, 24, 4,
-				   15, 23, 19, 13, 12, 2, 20, 14, 22, 9, 6, 1 };
+static const unsigned rotc[24] = { 1,  3,  6,  10, 15, 21, 28, 36, 45, 55, 2,  14,
+				   27, 41, 56, 8,  25, 43, 62, 18, 39, 61, 20, 44 };
+static const unsigned piln[24] = { 10, 7,  11, 17, 18, 3, 5,  16, 8,  21, 24, 4,
+				   15, 23, 19, 13, 12, 2, 20, 14, 22, 9,  6,  1 };
 
 static inline uint64_t rol64(uint64_t x, unsigned n) { return x << n | x >> (64 - n); }
 

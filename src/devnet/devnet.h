@@ -19,12 +19,12 @@
 #include "util/buf.h"
 
 typedef struct sl_devnet_config {
-	const char *seed;       /* any text; the whole history follows from it */
-	uint32_t network_id;    /* default 12345 (local) */
-	uint64_t start_time;    /* unix seconds of the first block (default 2024-01-01T00:00:00Z) */
-	uint64_t txs;           /* size knob: about this many txs in the history */
-	uint32_t accounts;      /* secp256k1 keys that hold and move funds */
-	uint32_t validators;    /* primary-network validators at genesis */
+	const char *seed;    /* any text; the whole history follows from it */
+	uint32_t network_id; /* default 12345 (local) */
+	uint64_t start_time; /* unix seconds of the first block (default 2024-01-01T00:00:00Z) */
+	uint64_t txs;	     /* size knob: about this many txs in the history */
+	uint32_t accounts;   /* secp256k1 keys that hold and move funds */
+	uint32_t validators; /* primary-network validators at genesis */
 } sl_devnet_config;
 
 /* Where containers go; called in acceptance order per index. Returns SL_OK or stops generation. */

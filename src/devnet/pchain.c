@@ -55,9 +55,9 @@
 #include "util/limits.h"
 
 #define DAY (24ull * 3600)
-#define DN_P_L1_FEE_RATE 512u        /* nAVAX per second per active L1 validator */
+#define DN_P_L1_FEE_RATE 512u /* nAVAX per second per active L1 validator */
 #define GENESIS_VALIDATOR_DAYS 365u
-#define L1_POOL 16u                  /* the last nodes validate L1s only */
+#define L1_POOL 16u /* the last nodes validate L1s only */
 #define MAX_STAKE 2u
 #define B_MAX_INS 24u
 #define B_MAX_OUTS 8u
@@ -84,19 +84,19 @@ enum { PRIO_PENDING_VALIDATOR = 2, PRIO_PENDING_DELEGATOR = 3, PRIO_PENDING_SUBN
 
 typedef struct p_staker {
 	uint8_t tx_id[32];
-	uint32_t type_id;       /* 12 genesis, 13 permissioned subnet, 25 validator, 26 delegator */
+	uint32_t type_id; /* 12 genesis, 13 permissioned subnet, 25 validator, 26 delegator */
 	uint32_t node;
-	int32_t val;            /* delegator: its validator's staker index; else -1 */
-	int32_t subnet;         /* permissioned: subnet index; else -1 */
+	int32_t val;	/* delegator: its validator's staker index; else -1 */
+	int32_t subnet; /* permissioned: subnet index; else -1 */
 	uint64_t start, end, weight, potential;
-	uint64_t accepted;      /* chain time of its tx's block (< start: it was pending) */
+	uint64_t accepted; /* chain time of its tx's block (< start: it was pending) */
 	uint32_t shares;
 	uint32_t nouts, nstake;
 	p_stake stake[MAX_STAKE];
 	p_owner rewards, delegation;
-	uint64_t delegated;     /* validator: stake of its current delegators */
-	uint32_t ndelegators;   /* validator: all delegators it ever had */
-	uint64_t accrued;       /* validator: delegatee fees waiting for its end */
+	uint64_t delegated;   /* validator: stake of its current delegators */
+	uint32_t ndelegators; /* validator: all delegators it ever had */
+	uint64_t accrued;     /* validator: delegatee fees waiting for its end */
 	uint64_t paid_reward, paid_fees;
 	bool bad_uptime, committed;
 	uint8_t status;
@@ -118,9 +118,9 @@ typedef struct p_subnet {
 	p_owner owner;
 	bool l1;
 	uint32_t nchains;
-	uint32_t chains[4];      /* indexes into st->chains */
+	uint32_t chains[4]; /* indexes into st->chains */
 	uint8_t manager_chain[32], manager_addr[20];
-	uint32_t nvalidators;    /* current permissioned validators */
+	uint32_t nvalidators; /* current permissioned validators */
 } p_subnet;
 
 typedef struct p_chainrec {
@@ -134,7 +134,7 @@ typedef struct p_l1val {
 	uint32_t subnet, node;
 	uint64_t weight;
 	uint64_t deposit, since; /* balance = deposit - rate * (t - since), floored at 0 */
-	uint64_t nonce;          /* the smallest nonce the next weight message may use */
+	uint64_t nonce;		 /* the smallest nonce the next weight message may use */
 	p_owner remaining, disable;
 	bool removed, disabled;
 } p_l1val;
@@ -143,18 +143,18 @@ struct dn_pstate {
 	dn_rng rng;
 	dn_reward_config rc;
 	uint8_t genesis_id[32];
-	dn_utxos genesis;        /* the genesis allocations, as made (the ledger drops them once spent) */
-	uint32_t ngenesis_val;   /* the genesis validators: st[0 .. ngenesis_val) */
+	dn_utxos genesis;      /* the genesis allocations, as made (the ledger drops them once spent) */
+	uint32_t ngenesis_val; /* the genesis validators: st[0 .. ngenesis_val) */
 	p_staker *st;
 	size_t nst, capst;
-	p_heap cur;              /* current primary stakers, by end: the next RewardValidatorTx */
-	p_heap pend;             /* pending stakers (all kinds), by start: the next promotion */
-	uint64_t npending_ever;  /* stakers that were pending at some point */
-	uint64_t npending_durango; /* ... accepted before Durango, starting after it */
+	p_heap cur;		       /* current primary stakers, by end: the next RewardValidatorTx */
+	p_heap pend;		       /* pending stakers (all kinds), by start: the next promotion */
+	uint64_t npending_ever;	       /* stakers that were pending at some point */
+	uint64_t npending_durango;     /* ... accepted before Durango, starting after it */
 	uint64_t nval_pending_durango; /* ... of them validators */
-	uint32_t *subvals;       /* current permissioned subnet validators (staker indexes) */
+	uint32_t *subvals;	       /* current permissioned subnet validators (staker indexes) */
 	size_t nsubvals, capsubvals;
-	int32_t *node_val;       /* per node: its current primary validator, or -1 */
+	int32_t *node_val; /* per node: its current primary validator, or -1 */
 	p_subnet *sn;
 	size_t nsn, capsn;
 	p_chainrec *chains;
@@ -162,8 +162,9 @@ struct dn_pstate {
 	p_l1val *l1;
 	size_t nl1, capl1;
 	uint64_t counts[NTYPES];
-	uint64_t seq;            /* txs made, for memos */
-	uint32_t pool_lo, pool_hi, l1_lo; /* node ranges: [pool_lo, pool_hi) primary joiners, [l1_lo, nnodes) L1 */
+	uint64_t seq; /* txs made, for memos */
+	uint32_t pool_lo, pool_hi,
+		l1_lo; /* node ranges: [pool_lo, pool_hi) primary joiners, [l1_lo, nnodes) L1 */
 };
 
 #define PUSH DN_PUSH
@@ -173,7 +174,8 @@ struct dn_pstate {
 static void derive_id(const dn_world *w, const char *what, uint64_t i, uint8_t out[32])
 {
 	char msg[512];
-	int n = snprintf(msg, sizeof msg, "snowline-devnet/%s/P/%s/%llu", w->seed, what, (unsigned long long)i);
+	int n = snprintf(msg, sizeof msg, "snowline-devnet/%s/P/%s/%llu", w->seed, what,
+			 (unsigned long long)i);
 	sl_sha256(msg, (size_t)n, out);
 }
 
@@ -210,10 +212,7 @@ static p_owner owner_random(const dn_world *w, dn_rng *r, int64_t first, uint32_
 	return o;
 }
 
-static p_owner owner_one(uint32_t k)
-{
-	return (p_owner){ .threshold = 1, .n = 1, .keys = { k } };
-}
+static p_owner owner_one(uint32_t k) { return (p_owner){ .threshold = 1, .n = 1, .keys = { k } }; }
 
 static void utxo_set_owner(dn_utxo *u, const p_owner *o)
 {
@@ -242,7 +241,9 @@ static const uint8_t *owner_addrs(sl_arena *a, const dn_world *w, const p_owner 
 
 static sl_owners owners_view(sl_arena *a, const dn_world *w, const p_owner *o)
 {
-	return (sl_owners){ .locktime = o->locktime, .threshold = o->threshold, .naddrs = o->n,
+	return (sl_owners){ .locktime = o->locktime,
+			    .threshold = o->threshold,
+			    .naddrs = o->n,
 			    .addrs = owner_addrs(a, w, o) };
 }
 
@@ -395,13 +396,13 @@ static void l1_settle(p_l1val *v, uint64_t t)
 typedef struct p_in {
 	sl_avax_in in;
 	uint32_t signers[DN_MAX_OWNERS], nsig;
-	dn_utxos *set;           /* where the spent UTXO lives (to undo an abandoned tx) */
+	dn_utxos *set; /* where the spent UTXO lives (to undo an abandoned tx) */
 } p_in;
 
 typedef struct p_out {
 	sl_avax_out out;
-	dn_utxo u;               /* the ledger entry it becomes (tx id and index filled at the end) */
-	uint8_t *bytes;          /* assetID | iface<Output>: the sort key */
+	dn_utxo u;	/* the ledger entry it becomes (tx id and index filled at the end) */
+	uint8_t *bytes; /* assetID | iface<Output>: the sort key */
 	size_t len;
 } p_out;
 
@@ -411,14 +412,14 @@ typedef struct p_build {
 	dn_world *w;
 	struct dn_pstate *p;
 	sl_arena *a;
-	sl_pchain_tx *tx;        /* in the arena: the block points at it */
+	sl_pchain_tx *tx; /* in the arena: the block points at it */
 	p_in ins[B_MAX_INS], imp[B_MAX_INS];
 	uint32_t nins, nimp;
 	p_out outs[L__COUNT][B_MAX_OUTS];
 	uint32_t nouts[L__COUNT];
 	int export_dst;
 	uint32_t auth[DN_MAX_OWNERS], nauth; /* keys signing the subnet/disable auth */
-	uint64_t burn;           /* AVAX leaving the UTXO set besides the fee (L1 balances) */
+	uint64_t burn;			     /* AVAX leaving the UTXO set besides the fee (L1 balances) */
 	bool failed;
 	uint8_t id[32];
 } p_build;
@@ -494,7 +495,8 @@ static void b_in(p_build *b, dn_utxos *set, dn_utxo *u, bool imported)
 	pi->in.output_index = u->index;
 	pi->in.asset_id = b->w->avax;
 	pi->in.in = (sl_input){
-		.type_id = u->type_id == SL_T_STAKEABLE_LOCK_OUT ? SL_T_STAKEABLE_LOCK_IN : SL_T_SECP_TRANSFER_INPUT,
+		.type_id = u->type_id == SL_T_STAKEABLE_LOCK_OUT ? SL_T_STAKEABLE_LOCK_IN
+								 : SL_T_SECP_TRANSFER_INPUT,
 		.fx_type_id = SL_T_SECP_TRANSFER_INPUT,
 		.lock_locktime = u->type_id == SL_T_STAKEABLE_LOCK_OUT ? u->stake_until : 0,
 		.amount = u->amount,
@@ -519,7 +521,8 @@ static bool b_pay(p_build *b, uint32_t k, uint64_t amount)
 {
 	dn_utxo *sel[16];
 	uint64_t total = 0;
-	size_t n = dn_utxo_select(b->w, &b->w->utxos[DN_P], k, b->w->avax, amount, sel, SL_ARRAY_LEN(sel), &total);
+	size_t n = dn_utxo_select(b->w, &b->w->utxos[DN_P], k, b->w->avax, amount, sel, SL_ARRAY_LEN(sel),
+				  &total);
 	if (n == 0 || b->nins + n > B_MAX_INS)
 		return false;
 	for (size_t i = 0; i < n; i++)
@@ -713,11 +716,13 @@ fail:
 }
 
 /* Add a UTXO the chain creates without an output in the tx (stake returns, rewards, refunds). */
-static bool ledger_add(dn_world *w, const uint8_t tx_id[32], uint32_t index, uint64_t amount, const p_owner *o,
-		       uint64_t lock)
+static bool ledger_add(dn_world *w, const uint8_t tx_id[32], uint32_t index, uint64_t amount,
+		       const p_owner *o, uint64_t lock)
 {
-	dn_utxo u = { .index = index, .type_id = lock ? SL_T_STAKEABLE_LOCK_OUT : SL_T_SECP_TRANSFER_OUTPUT,
-		      .amount = amount, .stake_until = lock };
+	dn_utxo u = { .index = index,
+		      .type_id = lock ? SL_T_STAKEABLE_LOCK_OUT : SL_T_SECP_TRANSFER_OUTPUT,
+		      .amount = amount,
+		      .stake_until = lock };
 	memcpy(u.tx_id, tx_id, 32);
 	memcpy(u.asset_id, w->avax, 32);
 	utxo_set_owner(&u, o);
@@ -902,8 +907,18 @@ void dn_p_free(dn_world *w)
 
 /* ---- txs: transfers ---------------------------------------------------------------------- */
 
-static const char *const memos[] = { "", "", "", "", "rent", "payroll", "gm", "thanks!", "invoice 2024-117",
-				     "refund", "OTC settlement", "🏔 snowline" };
+static const char *const memos[] = { "",
+				     "",
+				     "",
+				     "",
+				     "rent",
+				     "payroll",
+				     "gm",
+				     "thanks!",
+				     "invoice 2024-117",
+				     "refund",
+				     "OTC settlement",
+				     "🏔 snowline" };
 
 static bool tx_base(p_build *b, uint64_t t)
 {
@@ -918,8 +933,8 @@ static bool tx_base(p_build *b, uint64_t t)
 		size_t n = set->n, off = n ? dn_rng_below(r, n) : 0;
 		for (size_t i = 0; i < n; i++) {
 			dn_utxo *u = &set->v[(off + i) % n];
-			if (u->spent || u->nowners < 2 || u->type_id != SL_T_SECP_TRANSFER_OUTPUT || u->locktime > t ||
-			    u->amount <= fee)
+			if (u->spent || u->nowners < 2 || u->type_id != SL_T_SECP_TRANSFER_OUTPUT ||
+			    u->locktime > t || u->amount <= fee)
 				continue;
 			p_owner to = owner_one(u->owners[0]);
 			uint64_t amt = u->amount - fee;
@@ -937,7 +952,8 @@ static bool tx_base(p_build *b, uint64_t t)
 	uint32_t nto = dn_rng_chance(r, 25) ? 2 : 1;
 	uint64_t amounts[2], sum = 0;
 	for (uint32_t i = 0; i < nto; i++) {
-		amounts[i] = dn_rng_chance(r, 80) ? amount_between(r, DN_NANO / 10, avax(500)) : amount_between(r, avax(500), avax(20000));
+		amounts[i] = dn_rng_chance(r, 80) ? amount_between(r, DN_NANO / 10, avax(500))
+						  : amount_between(r, avax(500), avax(20000));
 		sum += amounts[i];
 	}
 	int64_t k = payer(w, r, sum + fee);
@@ -947,7 +963,8 @@ static bool tx_base(p_build *b, uint64_t t)
 		p_owner o;
 		unsigned roll = (unsigned)dn_rng_below(r, 100);
 		if (roll < 10)
-			o = owner_random(w, r, -1, (uint32_t)dn_rng_range(r, 2, 3), (uint32_t)dn_rng_range(r, 1, 2));
+			o = owner_random(w, r, -1, (uint32_t)dn_rng_range(r, 2, 3),
+					 (uint32_t)dn_rng_range(r, 1, 2));
 		else
 			o = owner_one((uint32_t)dn_rng_below(r, w->nkeys));
 		if (roll >= 10 && roll < 18)
@@ -970,8 +987,9 @@ static dn_utxo *locked_utxo(dn_world *w, uint32_t k, uint64_t t, uint64_t min)
 	dn_utxos *set = &w->utxos[DN_P];
 	for (size_t i = 0; i < set->n && i < 4096; i++) {
 		dn_utxo *u = &set->v[i];
-		if (!u->spent && u->type_id == SL_T_STAKEABLE_LOCK_OUT && u->stake_until > t && u->nowners == 1 &&
-		    u->threshold == 1 && u->owners[0] == k && u->locktime <= t && u->amount >= min)
+		if (!u->spent && u->type_id == SL_T_STAKEABLE_LOCK_OUT && u->stake_until > t &&
+		    u->nowners == 1 && u->threshold == 1 && u->owners[0] == k && u->locktime <= t &&
+		    u->amount >= min)
 			return u;
 	}
 	return NULL;
@@ -1017,7 +1035,8 @@ static void stake_record(p_staker *s, const p_build *b)
 	s->nstake = b->nouts[L_STAKE];
 	for (uint32_t i = 0; i < s->nstake && i < MAX_STAKE; i++) {
 		const dn_utxo *u = &b->outs[L_STAKE][i].u;
-		s->stake[i] = (p_stake){ .amount = u->amount, .lock = u->stake_until, .owner = utxo_owner(u) };
+		s->stake[i] =
+			(p_stake){ .amount = u->amount, .lock = u->stake_until, .owner = utxo_owner(u) };
 	}
 }
 
@@ -1036,10 +1055,12 @@ static bool tx_validator(p_build *b, uint64_t t)
 	if (node == UINT32_MAX)
 		return false;
 	uint32_t k = (uint32_t)dn_rng_below(r, w->nkeys);
-	uint64_t weight = dn_rng_chance(r, 70) ? avax(dn_rng_range(r, 2000, 10000)) : avax(dn_rng_range(r, 10000, 80000));
+	uint64_t weight = dn_rng_chance(r, 70) ? avax(dn_rng_range(r, 2000, 10000))
+					       : avax(dn_rng_range(r, 10000, 80000));
 	uint64_t dur = dn_rng_range(r, 14 * DAY, 30 * DAY) + dn_rng_below(r, 3600);
 	uint64_t start = staker_start_time(w, p, t);
-	if (dur < w->params.min_stake_duration || weight < w->params.min_validator_stake || start > t + MAX_FUTURE_START)
+	if (dur < w->params.min_stake_duration || weight < w->params.min_validator_stake ||
+	    start > t + MAX_FUTURE_START)
 		return false;
 	if (!b_stake(b, k, weight, t, dn_rng_chance(r, 40))) {
 		b_abandon(b);
@@ -1054,14 +1075,16 @@ static bool tx_validator(p_build *b, uint64_t t)
 	u->end = start + dur;
 	u->weight = weight;
 	u->subnet_id = ZERO32;
-	u->signer = (sl_pchain_signer){ .type_id = SL_P_SIGNER_POP, .public_key = w->nodes[node].bls_pk,
+	u->signer = (sl_pchain_signer){ .type_id = SL_P_SIGNER_POP,
+					.public_key = w->nodes[node].bls_pk,
 					.pop = w->nodes[node].pop };
 	u->rewards_owner = owners_view(b->a, w, &ro);
 	u->delegation_owner = owners_view(b->a, w, &dlo);
 	u->shares = shares;
 	if (!b_finish(b))
 		return false;
-	int32_t si = staker_of_tx(p, b, SL_P_ADD_PERMISSIONLESS_VALIDATOR_TX, node, t, start, start + dur, weight);
+	int32_t si =
+		staker_of_tx(p, b, SL_P_ADD_PERMISSIONLESS_VALIDATOR_TX, node, t, start, start + dur, weight);
 	if (si < 0)
 		return false;
 	p_staker *s = &p->st[si];
@@ -1107,7 +1130,8 @@ static bool tx_delegator(p_build *b, uint64_t t)
 	const p_staker *vs = &p->st[v];
 	uint64_t max_total = SL_MIN(w->params.max_validator_stake, 5 * vs->weight);
 	uint64_t room = max_total > vs->weight + vs->delegated ? max_total - vs->weight - vs->delegated : 0;
-	uint64_t amt = dn_rng_chance(r, 80) ? amount_between(r, avax(25), avax(2000)) : amount_between(r, avax(2000), avax(50000));
+	uint64_t amt = dn_rng_chance(r, 80) ? amount_between(r, avax(25), avax(2000))
+					    : amount_between(r, avax(2000), avax(50000));
 	amt = SL_MIN(amt, room);
 	if (amt < w->params.min_delegator_stake)
 		return false;
@@ -1158,7 +1182,8 @@ static bool tx_export(p_build *b, uint64_t t, int dst)
 	if (k < 0)
 		return false;
 	for (uint32_t i = 0; i < n; i++) {
-		p_owner o = owner_one(i == 0 && dn_rng_chance(r, 70) ? (uint32_t)k : (uint32_t)dn_rng_below(r, w->nkeys));
+		p_owner o = owner_one(i == 0 && dn_rng_chance(r, 70) ? (uint32_t)k
+								     : (uint32_t)dn_rng_below(r, w->nkeys));
 		b_out(b, L_EXPORT, amts[i], &o, 0);
 	}
 	if (!b_pay(b, (uint32_t)k, sum + fee)) {
@@ -1189,9 +1214,9 @@ static bool tx_import(p_build *b, uint64_t t, int src)
 	uint64_t total = 0;
 	for (size_t i = 0; i < n && b->nimp < 3; i++) {
 		dn_utxo *u = &set->v[(off + i) % n];
-		if (u->spent || u->nowners != 1 || u->threshold != 1 || u->type_id != SL_T_SECP_TRANSFER_OUTPUT ||
-		    u->locktime > t || u->avail >= t || memcmp(u->asset_id, w->avax, 32) ||
-		    (owner >= 0 && u->owners[0] != owner))
+		if (u->spent || u->nowners != 1 || u->threshold != 1 ||
+		    u->type_id != SL_T_SECP_TRANSFER_OUTPUT || u->locktime > t || u->avail >= t ||
+		    memcmp(u->asset_id, w->avax, 32) || (owner >= 0 && u->owners[0] != owner))
 			continue;
 		owner = u->owners[0];
 		total += u->amount;
@@ -1239,7 +1264,9 @@ static bool tx_create_subnet(p_build *b, uint64_t t)
 		return false;
 	}
 	unsigned roll = (unsigned)dn_rng_below(r, 100);
-	p_owner o = roll < 50 ? owner_one((uint32_t)k) : roll < 85 ? owner_random(w, r, k, 3, 2) : owner_random(w, r, k, 2, 1);
+	p_owner o = roll < 50	? owner_one((uint32_t)k)
+		    : roll < 85 ? owner_random(w, r, k, 3, 2)
+				: owner_random(w, r, k, 2, 1);
 	b->tx->utx.owner = owners_view(b->a, w, &o);
 	(void)t;
 	if (!b_finish(b))
@@ -1257,7 +1284,7 @@ static bool tx_create_subnet(p_build *b, uint64_t t)
 static const uint8_t SUBNET_EVM_VM_ID[32] = { 's', 'u', 'b', 'n', 'e', 't', 'e', 'v', 'm' };
 
 static const char *const chain_names[] = { "dexchain", "gamechain", "nftworld", "payments", "loyalty",
-					   "carbon",   "rwa",       "oracle",   "bridge",   "metaverse" };
+					   "carbon",   "rwa",	    "oracle",	"bridge",   "metaverse" };
 
 /* A Subnet-EVM genesis: chain config with fee config, and allocations to some accounts' EVM addresses. */
 static sl_span evm_genesis(p_build *b, uint64_t chain_id, uint64_t t)
@@ -1266,24 +1293,26 @@ static sl_span evm_genesis(p_build *b, uint64_t chain_id, uint64_t t)
 	dn_rng *r = &b->p->rng;
 	sl_buf g;
 	sl_buf_init(&g, 1u << 16);
-	sl_buf_addf(&g,
-		    "{\"config\":{\"chainId\":%llu,\"homesteadBlock\":0,\"eip150Block\":0,\"eip155Block\":0,"
-		    "\"eip158Block\":0,\"byzantiumBlock\":0,\"constantinopleBlock\":0,\"petersburgBlock\":0,"
-		    "\"istanbulBlock\":0,\"muirGlacierBlock\":0,\"subnetEVMTimestamp\":0,\"durangoTimestamp\":0,"
-		    "\"feeConfig\":{\"gasLimit\":%u,\"targetBlockRate\":2,\"minBaseFee\":%llu,\"targetGas\":%u,"
-		    "\"baseFeeChangeDenominator\":36,\"minBlockGasCost\":0,\"maxBlockGasCost\":1000000,"
-		    "\"blockGasCostStep\":200000},\"allowFeeRecipients\":false,"
-		    "\"warpConfig\":{\"blockTimestamp\":%llu,\"quorumNumerator\":67}},\"alloc\":{",
-		    (unsigned long long)chain_id, dn_rng_chance(r, 50) ? 8000000u : 15000000u,
-		    (unsigned long long)(dn_rng_chance(r, 50) ? 25000000000ull : 1000000000ull),
-		    dn_rng_chance(r, 50) ? 15000000u : 20000000u, (unsigned long long)t);
+	sl_buf_addf(
+		&g,
+		"{\"config\":{\"chainId\":%llu,\"homesteadBlock\":0,\"eip150Block\":0,\"eip155Block\":0,"
+		"\"eip158Block\":0,\"byzantiumBlock\":0,\"constantinopleBlock\":0,\"petersburgBlock\":0,"
+		"\"istanbulBlock\":0,\"muirGlacierBlock\":0,\"subnetEVMTimestamp\":0,\"durangoTimestamp\":0,"
+		"\"feeConfig\":{\"gasLimit\":%u,\"targetBlockRate\":2,\"minBaseFee\":%llu,\"targetGas\":%u,"
+		"\"baseFeeChangeDenominator\":36,\"minBlockGasCost\":0,\"maxBlockGasCost\":1000000,"
+		"\"blockGasCostStep\":200000},\"allowFeeRecipients\":false,"
+		"\"warpConfig\":{\"blockTimestamp\":%llu,\"quorumNumerator\":67}},\"alloc\":{",
+		(unsigned long long)chain_id, dn_rng_chance(r, 50) ? 8000000u : 15000000u,
+		(unsigned long long)(dn_rng_chance(r, 50) ? 25000000000ull : 1000000000ull),
+		dn_rng_chance(r, 50) ? 15000000u : 20000000u, (unsigned long long)t);
 	uint32_t n = (uint32_t)dn_rng_range(r, 1, 4);
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t k = (uint32_t)dn_rng_below(r, w->nkeys);
 		sl_buf_adds(&g, i ? ",\"" : "\"");
 		sl_buf_add_hex(&g, w->keys[k].evm, 20);
 		/* balance in wei: up to a million whole tokens, past 64 bits */
-		unsigned __int128 wei = (unsigned __int128)dn_rng_range(r, 1, 1000000) * 1000000000000000000ull;
+		unsigned __int128 wei =
+			(unsigned __int128)dn_rng_range(r, 1, 1000000) * 1000000000000000000ull;
 		char hex[40];
 		size_t h = sizeof hex;
 		hex[--h] = 0;
@@ -1293,12 +1322,13 @@ static sl_span evm_genesis(p_build *b, uint64_t chain_id, uint64_t t)
 		} while (wei);
 		sl_buf_addf(&g, "\":{\"balance\":\"0x%s\"}", hex + h);
 	}
-	sl_buf_addf(&g,
-		    "},\"nonce\":\"0x0\",\"timestamp\":\"0x%llx\",\"extraData\":\"0x\",\"gasLimit\":\"0x%x\","
-		    "\"difficulty\":\"0x0\",\"mixHash\":\"0x0000000000000000000000000000000000000000000000000000000000000000\","
-		    "\"coinbase\":\"0x0000000000000000000000000000000000000000\",\"number\":\"0x0\",\"gasUsed\":\"0x0\","
-		    "\"parentHash\":\"0x0000000000000000000000000000000000000000000000000000000000000000\"}",
-		    (unsigned long long)t, 8000000u);
+	sl_buf_addf(
+		&g,
+		"},\"nonce\":\"0x0\",\"timestamp\":\"0x%llx\",\"extraData\":\"0x\",\"gasLimit\":\"0x%x\","
+		"\"difficulty\":\"0x0\",\"mixHash\":\"0x0000000000000000000000000000000000000000000000000000000000000000\","
+		"\"coinbase\":\"0x0000000000000000000000000000000000000000\",\"number\":\"0x0\",\"gasUsed\":\"0x0\","
+		"\"parentHash\":\"0x0000000000000000000000000000000000000000000000000000000000000000\"}",
+		(unsigned long long)t, 8000000u);
 	sl_span s = { 0 };
 	if (!g.err)
 		s = sl_span_of(b_copy(b, g.p, g.len), g.len);
@@ -1433,7 +1463,8 @@ static bool tx_transfer_ownership(p_build *b, uint64_t t)
 		b_abandon(b);
 		return false;
 	}
-	p_owner o = dn_rng_chance(r, 50) ? owner_one((uint32_t)dn_rng_below(r, w->nkeys)) : owner_random(w, r, -1, 3, 2);
+	p_owner o = dn_rng_chance(r, 50) ? owner_one((uint32_t)dn_rng_below(r, w->nkeys))
+					 : owner_random(w, r, -1, 3, 2);
 	sl_pchain_utx *u = &b->tx->utx;
 	u->subnet_id = b_copy(b, p->sn[si].id, 32);
 	b_auth(b, &p->sn[si].owner);
@@ -1482,8 +1513,8 @@ static int signer_cmp(const void *x, const void *y)
 }
 
 /* An L1's validator set at t: its active validators, by uncompressed public key (warp's order). */
-static size_t l1_signers(struct dn_pstate *p, const dn_world *w, uint32_t si, uint64_t t, p_signer *out, size_t max,
-			 uint64_t *total)
+static size_t l1_signers(struct dn_pstate *p, const dn_world *w, uint32_t si, uint64_t t, p_signer *out,
+			 size_t max, uint64_t *total)
 {
 	size_t n = 0;
 	*total = 0;
@@ -1539,9 +1570,11 @@ static sl_span warp_signed(p_build *b, uint32_t si, uint64_t t, sl_span l1msg)
 	sl_buf_init(&pb, SL_CODEC_MAX_SIZE);
 	sl_buf_init(&ub, SL_CODEC_MAX_SIZE);
 	sl_buf_init(&mb, SL_CODEC_MAX_SIZE);
-	sl_warp_payload pl = { .type = SL_WARP_PAYLOAD_ADDRESSED_CALL, .source_address = sl_span_of(s->manager_addr, 20),
+	sl_warp_payload pl = { .type = SL_WARP_PAYLOAD_ADDRESSED_CALL,
+			       .source_address = sl_span_of(s->manager_addr, 20),
 			       .payload = l1msg };
-	sl_warp_unsigned um = { .network_id = w->cfg.network_id, .source_chain_id = sl_span_of(s->manager_chain, 32) };
+	sl_warp_unsigned um = { .network_id = w->cfg.network_id,
+				.source_chain_id = sl_span_of(s->manager_chain, 32) };
 	if (sl_warp_payload_encode(&pl, &pb))
 		goto out;
 	um.payload = sl_span_of(pb.p, pb.len);
@@ -1569,7 +1602,9 @@ static sl_span warp_signed(p_build *b, uint32_t si, uint64_t t, sl_span l1msg)
 		goto out; /* the keys summed to zero: cannot happen with derived keys */
 	sl_bls_sign(&agg_sk, ub.p, ub.len, &sig);
 	sl_bls_sig_encode(&sig, sig96);
-	sl_warp_message m = { .msg = um, .sig_type = 0, .signers = sl_span_of(bits, nbytes),
+	sl_warp_message m = { .msg = um,
+			      .sig_type = 0,
+			      .signers = sl_span_of(bits, nbytes),
 			      .signature = sl_span_of(sig96, sizeof sig96) };
 	if (sl_warp_message_encode(&m, &mb))
 		goto out;
@@ -1583,12 +1618,15 @@ out:
 
 static sl_pchain_owner powner_view(p_build *b, const p_owner *o)
 {
-	return (sl_pchain_owner){ .threshold = o->threshold, .naddrs = o->n, .addrs = owner_addrs(b->a, b->w, o) };
+	return (sl_pchain_owner){ .threshold = o->threshold,
+				  .naddrs = o->n,
+				  .addrs = owner_addrs(b->a, b->w, o) };
 }
 
 static sl_warp_owner wowner_view(p_build *b, const p_owner *o)
 {
-	return (sl_warp_owner){ .threshold = o->threshold, .naddrs = o->n,
+	return (sl_warp_owner){ .threshold = o->threshold,
+				.naddrs = o->n,
 				.addrs = sl_span_of(owner_addrs(b->a, b->w, o), (size_t)o->n * 20) };
 }
 
@@ -1816,12 +1854,15 @@ static bool tx_set_l1_weight(p_build *b, uint64_t t)
 	if (dn_rng_chance(r, 25) && l1_count(p, v.subnet, t, false) >= 3)
 		weight = 0;
 	uint64_t nonce = v.nonce + (dn_rng_chance(r, 20) ? dn_rng_range(r, 1, 3) : 0);
-	sl_warp_l1_msg m = { .type = SL_WARP_L1_VALIDATOR_WEIGHT, .validation_id = sl_span_of(v.vid, 32),
-			     .nonce = nonce, .weight = weight };
+	sl_warp_l1_msg m = { .type = SL_WARP_L1_VALIDATOR_WEIGHT,
+			     .validation_id = sl_span_of(v.vid, 32),
+			     .nonce = nonce,
+			     .weight = weight };
 	sl_buf mb;
 	sl_buf_init(&mb, 1u << 16);
-	sl_span warp = sl_warp_l1_encode(&m, &mb) == SL_OK ? warp_signed(b, v.subnet, t, sl_span_of(mb.p, mb.len))
-							   : (sl_span){ 0 };
+	sl_span warp = sl_warp_l1_encode(&m, &mb) == SL_OK
+			       ? warp_signed(b, v.subnet, t, sl_span_of(mb.p, mb.len))
+			       : (sl_span){ 0 };
 	sl_buf_release(&mb);
 	if (!warp.p)
 		return false;
@@ -1982,11 +2023,15 @@ static sl_pchain_tx *make_tx(dn_world *w, sl_arena *a, uint64_t t)
 	unsigned wt[SL_ARRAY_LEN(tx_mix)], sum = 0;
 	for (size_t i = 0; i < SL_ARRAY_LEN(tx_mix); i++) {
 		uint32_t ty = tx_mix[i].type_id;
-		bool later = ty == SL_P_BASE_TX || ty == SL_P_TRANSFER_SUBNET_OWNERSHIP_TX || ty >= SL_P_CONVERT_SUBNET_TO_L1_TX;
+		bool later = ty == SL_P_BASE_TX || ty == SL_P_TRANSFER_SUBNET_OWNERSHIP_TX ||
+			     ty >= SL_P_CONVERT_SUBNET_TO_L1_TX;
 		bool boost = !p->counts[ty] && (ty <= SL_P_CONVERT_SUBNET_TO_L1_TX || p->nl1 > 0);
-		sum += wt[i] = pre && later ? 0
-					    : tx_mix[i].weight * (boost ? 30 : 1) *
-						      (want_pending && ty == SL_P_ADD_PERMISSIONLESS_VALIDATOR_TX ? 30 : 1);
+		sum += wt[i] = pre && later
+				       ? 0
+				       : tx_mix[i].weight * (boost ? 30 : 1) *
+						 (want_pending && ty == SL_P_ADD_PERMISSIONLESS_VALIDATOR_TX
+							  ? 30
+							  : 1);
 	}
 	unsigned roll = (unsigned)dn_rng_below(&p->rng, sum);
 	size_t pick = 0;
@@ -2048,7 +2093,8 @@ static sl_err reward_block(dn_world *w)
 	/* Stake comes back either way; rewards only on Commit. */
 	e = SL_ERR_NOMEM;
 	for (uint32_t i = 0; i < s->nstake; i++)
-		if (!ledger_add(w, s->tx_id, s->nouts + i, s->stake[i].amount, &s->stake[i].owner, s->stake[i].lock))
+		if (!ledger_add(w, s->tx_id, s->nouts + i, s->stake[i].amount, &s->stake[i].owner,
+				s->stake[i].lock))
 			goto out;
 	uint32_t at = s->nouts + s->nstake;
 	if (validator) {
@@ -2099,7 +2145,8 @@ static sl_err reward_block(dn_world *w)
 	}
 	if ((e = emit_block(w, &prop, false)))
 		goto out;
-	sl_pchain_block opt = { .type_id = commit ? SL_P_BANFF_COMMIT_BLOCK : SL_P_BANFF_ABORT_BLOCK, .time = t };
+	sl_pchain_block opt = { .type_id = commit ? SL_P_BANFF_COMMIT_BLOCK : SL_P_BANFF_ABORT_BLOCK,
+				.time = t };
 	e = emit_block(w, &opt, true);
 out:
 	sl_arena_release(&a);
@@ -2243,7 +2290,9 @@ sl_err dn_p_step(dn_world *w, uint64_t until, uint32_t ntxs)
 				txs[n++] = tx;
 		}
 		if (n) {
-			sl_pchain_block blk = { .type_id = SL_P_BANFF_STANDARD_BLOCK, .time = t, .ntxs = n,
+			sl_pchain_block blk = { .type_id = SL_P_BANFF_STANDARD_BLOCK,
+						.time = t,
+						.ntxs = n,
 						.txs = txs_array(&a, txs, n) };
 			e = blk.txs ? emit_block(w, &blk, false) : SL_ERR_NOMEM;
 		} else if (promoted) {
@@ -2297,8 +2346,9 @@ static void jw_owner(sl_jw *j, const dn_world *w, const p_owner *o)
 
 static const char *status_name(const p_staker *s)
 {
-	static const char *const names[] = { [ST_ACTIVE] = "active", [ST_DONE] = "completed",
-					     [ST_REMOVED] = "removed", [ST_PENDING] = "pending" };
+	static const char *const names[] = {
+		[ST_ACTIVE] = "active", [ST_DONE] = "completed", [ST_REMOVED] = "removed", [ST_PENDING] = "pending"
+	};
 	return names[s->status];
 }
 
@@ -2519,9 +2569,11 @@ void dn_p_manifest(const dn_world *w, sl_jw *j)
 			const dn_utxo *u = &set->v[i];
 			if (u->spent)
 				continue;
-			bool locked = u->locktime > w->now || (u->type_id == SL_T_STAKEABLE_LOCK_OUT && u->stake_until > w->now);
+			bool locked = u->locktime > w->now ||
+				      (u->type_id == SL_T_STAKEABLE_LOCK_OUT && u->stake_until > w->now);
 			for (uint32_t k = 0; k < u->nowners; k++)
-				*(locked ? &bal[u->owners[k]].locked : &bal[u->owners[k]].unlocked) += u->amount;
+				*(locked ? &bal[u->owners[k]].locked : &bal[u->owners[k]].unlocked) +=
+					u->amount;
 		}
 		for (size_t i = 0; i < p->nst; i++) {
 			const p_staker *s = &p->st[i];

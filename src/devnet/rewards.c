@@ -62,7 +62,8 @@ uint64_t dn_reward_calculate(const dn_reward_config *c, uint64_t duration_s, uin
 	u128 d = (u128)duration_s * 1000000000u;
 	u128 m = (u128)c->minting_period_s * 1000000000u;
 	uint64_t remaining = c->supply_cap - supply;
-	u128 num = (u128)(c->max_consumption_rate - c->min_consumption_rate) * d + (u128)c->min_consumption_rate * m;
+	u128 num = (u128)(c->max_consumption_rate - c->min_consumption_rate) * d +
+		   (u128)c->min_consumption_rate * m;
 	u128 den = m * DN_REWARD_PERCENT_DENOMINATOR;
 
 	u256 r = { { remaining, 0, 0, 0 } };

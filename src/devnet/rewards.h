@@ -36,7 +36,7 @@ typedef struct dn_reward_config {
 	uint64_t max_consumption_rate; /* parts per million, e.g. 120000 */
 	uint64_t min_consumption_rate; /* e.g. 100000 */
 	uint64_t minting_period_s;     /* seconds, e.g. 365 days */
-	uint64_t supply_cap;           /* nAVAX, e.g. 720e15 */
+	uint64_t supply_cap;	       /* nAVAX, e.g. 720e15 */
 } dn_reward_config;
 
 /* The potential reward of `stake` nAVAX staked for `duration_s` seconds at `supply`. */

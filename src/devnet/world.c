@@ -208,12 +208,14 @@ void dn_sign(const dn_world *w, uint32_t k, const uint8_t hash[32], uint8_t sig6
 
 /* ---- emission ---- */
 
-void dn_emit(dn_world *w, sl_ikind kind, const uint8_t id[32], uint64_t time, const uint8_t *bytes, size_t len)
+void dn_emit(dn_world *w, sl_ikind kind, const uint8_t id[32], uint64_t time, const uint8_t *bytes,
+	     size_t len)
 {
 	if (w->sink_err)
 		return;
 	/* Accepted a little after the block time: 50 to 950 ms, from its own stream. */
-	static const char *const names[SL_IDX__COUNT] = { "accept-P", "accept-C", "accept-Xtx", "accept-Xblock", "accept-Xvtx" };
+	static const char *const names[SL_IDX__COUNT] = { "accept-P", "accept-C", "accept-Xtx",
+							  "accept-Xblock", "accept-Xvtx" };
 	dn_rng r;
 	char nm[64];
 	snprintf(nm, sizeof nm, "%s/%llu", names[kind], (unsigned long long)w->emitted[kind]);
@@ -226,7 +228,8 @@ void dn_emit(dn_world *w, sl_ikind kind, const uint8_t id[32], uint64_t time, co
 	w->emitted[kind]++;
 }
 
-void dn_emit_wrapped(dn_world *w, int c, sl_ikind kind, const uint8_t *inner, size_t len, uint64_t time, bool option)
+void dn_emit_wrapped(dn_world *w, int c, sl_ikind kind, const uint8_t *inner, size_t len, uint64_t time,
+		     bool option)
 {
 	sl_proposervm_block b = {
 		.kind = option ? SL_PROPOSERVM_OPTION : SL_PROPOSERVM_BLOCK,

@@ -37,24 +37,24 @@ typedef struct dn_rng {
 /* A stream named `name`, from the world's seed. */
 void dn_rng_init(dn_rng *r, const char *seed, const char *name);
 uint64_t dn_rng_u64(dn_rng *r);
-uint64_t dn_rng_below(dn_rng *r, uint64_t n);         /* uniform in [0, n), n > 0 */
+uint64_t dn_rng_below(dn_rng *r, uint64_t n);		    /* uniform in [0, n), n > 0 */
 uint64_t dn_rng_range(dn_rng *r, uint64_t lo, uint64_t hi); /* [lo, hi] */
 bool dn_rng_chance(dn_rng *r, unsigned percent);
 void dn_rng_bytes(dn_rng *r, uint8_t *out, size_t n);
 
 /* ---- network constants ---- */
-#define DN_NANO 1000000000ull              /* nAVAX per AVAX; also ns per s */
+#define DN_NANO 1000000000ull /* nAVAX per AVAX; also ns per s */
 typedef struct dn_params {
-	uint64_t supply_cap;               /* 720M AVAX in nAVAX */
-	uint64_t genesis_supply;           /* initial allocations + stake */
+	uint64_t supply_cap;	 /* 720M AVAX in nAVAX */
+	uint64_t genesis_supply; /* initial allocations + stake */
 	uint64_t min_validator_stake, max_validator_stake, min_delegator_stake;
-	uint64_t min_stake_duration, max_stake_duration; /* seconds */
-	uint32_t min_delegation_fee;       /* parts per million */
-	uint64_t max_consumption_rate, min_consumption_rate; /* per million */
-	uint64_t minting_period;           /* seconds */
+	uint64_t min_stake_duration, max_stake_duration;			/* seconds */
+	uint32_t min_delegation_fee;						/* parts per million */
+	uint64_t max_consumption_rate, min_consumption_rate;			/* per million */
+	uint64_t minting_period;						/* seconds */
 	uint64_t tx_fee, create_subnet_fee, create_chain_fee, create_asset_fee; /* nAVAX */
-	uint64_t cortina_time;             /* X-chain linearized from here (unix s) */
-	uint64_t ap5_time;                 /* C-chain atomic txs batched from here */
+	uint64_t cortina_time; /* X-chain linearized from here (unix s) */
+	uint64_t ap5_time;     /* C-chain atomic txs batched from here */
 	/*
 	 * P-chain: before it a staker tx names a future start and waits as a
 	 * pending staker; from it a staker starts when accepted, BaseTx and
@@ -67,8 +67,8 @@ typedef struct dn_params {
 /* ---- keys ---- */
 typedef struct dn_key {
 	uint8_t sk[32];
-	uint8_t addr[20];     /* Avalanche short id: ripemd160(sha256(compressed pubkey)) */
-	uint8_t evm[20];      /* Ethereum address: keccak256(pubkey)[12:] */
+	uint8_t addr[20]; /* Avalanche short id: ripemd160(sha256(compressed pubkey)) */
+	uint8_t evm[20];  /* Ethereum address: keccak256(pubkey)[12:] */
 } dn_key;
 
 typedef struct dn_node {
@@ -83,12 +83,12 @@ typedef struct dn_utxo {
 	uint8_t tx_id[32];
 	uint32_t index;
 	uint8_t asset_id[32];
-	uint32_t type_id;       /* 7 transfer, 6 secp mint, 10 nft mint, 11 nft transfer, 22 P lockout */
-	uint64_t amount;        /* 7 and the 7 inside 22 */
-	uint64_t locktime;      /* owners' locktime */
-	uint64_t stake_until;   /* 22: stakeable lock end (unix s) */
-	uint32_t group_id;      /* nft */
-	uint8_t payload[32];    /* nft transfer payload (payload_len bytes) */
+	uint32_t type_id;     /* 7 transfer, 6 secp mint, 10 nft mint, 11 nft transfer, 22 P lockout */
+	uint64_t amount;      /* 7 and the 7 inside 22 */
+	uint64_t locktime;    /* owners' locktime */
+	uint64_t stake_until; /* 22: stakeable lock end (unix s) */
+	uint32_t group_id;    /* nft */
+	uint8_t payload[32];  /* nft transfer payload (payload_len bytes) */
 	uint32_t payload_len;
 	uint32_t threshold, nowners;
 	uint32_t owners[DN_MAX_OWNERS]; /* indexes into w->keys, sorted by address */
@@ -106,36 +106,36 @@ enum { DN_P, DN_X, DN_C, DN_CHAINS };
 
 typedef struct dn_chain {
 	uint8_t id[32];
-	uint64_t height;        /* of the last inner block */
+	uint64_t height;	/* of the last inner block */
 	uint8_t last_inner[32]; /* inner block id (or coreth hash) */
 	uint8_t last_outer[32]; /* proposervm id of the last container */
-	uint64_t last_time;     /* unix s of the last block */
-	uint64_t blocks, txs;   /* counters for the manifest */
+	uint64_t last_time;	/* unix s of the last block */
+	uint64_t blocks, txs;	/* counters for the manifest */
 } dn_chain;
 
 typedef struct dn_world {
 	sl_devnet_config cfg;
 	char seed[256];
 	dn_params params;
-	dn_rng rng;              /* general stream; modules keep their own too */
-	uint8_t avax[32];        /* AVAX asset id */
+	dn_rng rng;	  /* general stream; modules keep their own too */
+	uint8_t avax[32]; /* AVAX asset id */
 	dn_chain chain[DN_CHAINS];
 	dn_key *keys;
 	uint32_t nkeys;
 	dn_node *nodes;
 	uint32_t nnodes;
-	dn_utxos utxos[DN_CHAINS];              /* P and X (C has accounts: cchain.c) */
-	dn_utxos shared[DN_CHAINS][DN_CHAINS];  /* shared[dst][src]: exported to dst from src */
-	uint64_t now;            /* the clock: unix seconds */
-	uint64_t supply;         /* current AVAX supply (rewards mint) */
+	dn_utxos utxos[DN_CHAINS];	       /* P and X (C has accounts: cchain.c) */
+	dn_utxos shared[DN_CHAINS][DN_CHAINS]; /* shared[dst][src]: exported to dst from src */
+	uint64_t now;			       /* the clock: unix seconds */
+	uint64_t supply;		       /* current AVAX supply (rewards mint) */
 	sl_devnet_sink_fn sink;
 	void *sink_ctx;
 	sl_err sink_err;
 	uint64_t emitted[SL_IDX__COUNT];
 	int64_t last_ts[SL_IDX__COUNT]; /* acceptance times only increase within an index */
-	struct dn_pstate *p;     /* pchain.c's own state */
-	struct dn_xstate *x;     /* xchain.c's */
-	struct dn_cstate *c;     /* cchain.c's */
+	struct dn_pstate *p;		/* pchain.c's own state */
+	struct dn_xstate *x;		/* xchain.c's */
+	struct dn_cstate *c;		/* cchain.c's */
 } dn_world;
 
 /* The world inside a devnet handle (for tests that check it against what was emitted). */
@@ -182,7 +182,8 @@ void dn_sign(const dn_world *w, uint32_t k, const uint8_t hash[32], uint8_t sig6
  * deterministic acceptance delay, and count it. After a sink error every
  * later emit is a no-op and w->sink_err is set.
  */
-void dn_emit(dn_world *w, sl_ikind kind, const uint8_t id[32], uint64_t time, const uint8_t *bytes, size_t len);
+void dn_emit(dn_world *w, sl_ikind kind, const uint8_t id[32], uint64_t time, const uint8_t *bytes,
+	     size_t len);
 
 /*
  * Wrap an inner block of chain `c` in a proposervm block (unsigned, post-fork)
@@ -190,10 +191,11 @@ void dn_emit(dn_world *w, sl_ikind kind, const uint8_t id[32], uint64_t time, co
  * the chain's last_outer. `option` makes a proposervm option (the Commit/Abort
  * child of a P-chain proposal block).
  */
-void dn_emit_wrapped(dn_world *w, int c, sl_ikind kind, const uint8_t *inner, size_t len, uint64_t time, bool option);
+void dn_emit_wrapped(dn_world *w, int c, sl_ikind kind, const uint8_t *inner, size_t len, uint64_t time,
+		     bool option);
 
 /* The chain modules (each file's entry points). */
-sl_err dn_p_init(dn_world *w);     /* genesis state: allocations, validators */
+sl_err dn_p_init(dn_world *w);				      /* genesis state: allocations, validators */
 sl_err dn_p_step(dn_world *w, uint64_t until, uint32_t ntxs); /* about ntxs txs up to time `until` */
 void dn_p_free(dn_world *w);
 void dn_p_manifest(const dn_world *w, sl_jw *jw);

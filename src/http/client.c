@@ -44,8 +44,8 @@ static size_t on_data(char *p, size_t size, size_t nmemb, void *ud)
 	return out->err ? 0 : n; /* 0 aborts the transfer */
 }
 
-sl_err sl_http_post_json(sl_http_client *c, const char *url, const char *body, size_t len, unsigned timeout_ms,
-			 sl_buf *out, long *status, char err[256])
+sl_err sl_http_post_json(sl_http_client *c, const char *url, const char *body, size_t len,
+			 unsigned timeout_ms, sl_buf *out, long *status, char err[256])
 {
 	CURL *h = c->h;
 	curl_easy_setopt(h, CURLOPT_URL, url);

@@ -28,8 +28,8 @@ typedef struct sl_http_req {
 	const char *query;   /* raw query string after '?', "" when none */
 	const uint8_t *body; /* NUL-terminated; body_len excludes the NUL */
 	size_t body_len;
-	sl_arena *arena;     /* freed when the response has been queued */
-	void *impl;          /* the server's own; for the accessors below */
+	sl_arena *arena; /* freed when the response has been queued */
+	void *impl;	 /* the server's own; for the accessors below */
 } sl_http_req;
 
 typedef struct sl_http_header {
@@ -38,20 +38,20 @@ typedef struct sl_http_header {
 
 typedef struct sl_http_resp {
 	int status;
-	const char *content_type;     /* NULL: no Content-Type header */
+	const char *content_type; /* NULL: no Content-Type header */
 	sl_http_header headers[SL_HTTP_MAX_RESP_HEADERS];
 	size_t nheaders;
-	sl_buf body;                  /* max SL_HTTP_MAX_RESPONSE; a body past it becomes a 500 */
+	sl_buf body; /* max SL_HTTP_MAX_RESPONSE; a body past it becomes a 500 */
 } sl_http_resp;
 
 typedef void (*sl_http_handler)(void *ctx, const sl_http_req *req, sl_http_resp *resp);
 
 typedef struct sl_http_config {
-	const char *host;    /* address to bind, e.g. "127.0.0.1" or "0.0.0.0" */
-	uint16_t port;       /* 0: pick a free port (see sl_http_server_port) */
-	unsigned threads;    /* pool size; 0 = number of CPUs */
-	size_t max_body;     /* request bodies larger than this get 413 */
-	unsigned timeout_s;  /* idle / slow-request timeout */
+	const char *host;   /* address to bind, e.g. "127.0.0.1" or "0.0.0.0" */
+	uint16_t port;	    /* 0: pick a free port (see sl_http_server_port) */
+	unsigned threads;   /* pool size; 0 = number of CPUs */
+	size_t max_body;    /* request bodies larger than this get 413 */
+	unsigned timeout_s; /* idle / slow-request timeout */
 	sl_http_handler handler;
 	void *ctx;
 } sl_http_config;

@@ -36,8 +36,8 @@ typedef struct req_state {
 	sl_arena arena;
 	sl_buf body;
 	bool too_large;
-	bool started;  /* the access callback has seen this request */
-	char *query;   /* raw query string, from the URI as received */
+	bool started; /* the access callback has seen this request */
+	char *query;  /* raw query string, from the URI as received */
 	struct MHD_Connection *conn;
 } req_state;
 
@@ -58,7 +58,8 @@ static void *on_uri(void *cls, const char *uri, struct MHD_Connection *conn)
 	req_state *st = state_new(cls);
 	if (st) {
 		const char *q = strchr(uri, '?');
-		st->query = sl_arena_strndup(&st->arena, q ? q + 1 : "", q ? strnlen(q + 1, SL_HTTP_MAX_PATH) : 0);
+		st->query = sl_arena_strndup(&st->arena, q ? q + 1 : "",
+					     q ? strnlen(q + 1, SL_HTTP_MAX_PATH) : 0);
 	}
 	return st;
 }
@@ -129,7 +130,8 @@ static enum MHD_Result on_access(void *cls, struct MHD_Connection *conn, const c
 	if (!st->started) {
 		st->started = true;
 		st->conn = conn;
-		const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+		const char *cl =
+			MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
 		if (cl) {
 			char *end = NULL;
 			unsigned long long v = strtoull(cl, &end, 10);
@@ -211,18 +213,14 @@ sl_http_server *sl_http_server_new(const sl_http_config *cfg, char err[256])
 		free(s);
 		return NULL;
 	}
-	s->d = MHD_start_daemon(flags, cfg->port, NULL, NULL, on_access, s,
-				MHD_OPTION_SOCK_ADDR, sa,
-				MHD_OPTION_THREAD_POOL_SIZE, threads,
-				MHD_OPTION_CONNECTION_LIMIT, (unsigned)SL_HTTP_MAX_CONNECTIONS,
-				MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)SL_HTTP_MAX_HEADER_BYTES,
-				MHD_OPTION_CONNECTION_TIMEOUT,
+	s->d = MHD_start_daemon(flags, cfg->port, NULL, NULL, on_access, s, MHD_OPTION_SOCK_ADDR, sa,
+				MHD_OPTION_THREAD_POOL_SIZE, threads, MHD_OPTION_CONNECTION_LIMIT,
+				(unsigned)SL_HTTP_MAX_CONNECTIONS, MHD_OPTION_CONNECTION_MEMORY_LIMIT,
+				(size_t)SL_HTTP_MAX_HEADER_BYTES, MHD_OPTION_CONNECTION_TIMEOUT,
 				cfg->timeout_s ? cfg->timeout_s : SL_HTTP_TIMEOUT_SECONDS,
-				MHD_OPTION_LISTENING_ADDRESS_REUSE, 1,
-				MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
-				MHD_OPTION_URI_LOG_CALLBACK, on_uri, s,
-				MHD_OPTION_NOTIFY_CONNECTION, on_connection, s,
-				MHD_OPTION_END);
+				MHD_OPTION_LISTENING_ADDRESS_REUSE, 1, MHD_OPTION_NOTIFY_COMPLETED,
+				on_completed, s, MHD_OPTION_URI_LOG_CALLBACK, on_uri, s,
+				MHD_OPTION_NOTIFY_CONNECTION, on_connection, s, MHD_OPTION_END);
 	if (!s->d) {
 		snprintf(err, 256, "cannot listen on %s:%u", host, cfg->port);
 		free(s);

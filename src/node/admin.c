@@ -317,7 +317,8 @@ static int memory_profile(sl_rpc_call *c)
 	FILE *f = open_memstream(&text, &len);
 	if (!f)
 		return sl_rpc_fail(c, "out of memory");
-	fprintf(f, "<!-- snowline memory profile: this build has no tcmalloc; allocator statistics follow -->\n");
+	fprintf(f,
+		"<!-- snowline memory profile: this build has no tcmalloc; allocator statistics follow -->\n");
 	malloc_info(0, f);
 	fclose(f);
 	rc = write_file(c, path, text, len);
@@ -348,8 +349,10 @@ const sl_rpc_method sl_admin_methods[] = {
 	{ "AliasChain", alias_chain, { { "chain", SL_RPC_STRING }, { "alias", SL_RPC_STRING } }, 2 },
 	{ "GetChainAliases", get_chain_aliases, { { "chain", SL_RPC_STRING } }, 1 },
 	{ "GetLoggerLevel", get_logger_level, { { "loggerName", SL_RPC_STRING } }, 1 },
-	{ "SetLoggerLevel", set_logger_level,
-	  { { "loggerName", SL_RPC_STRING }, { "logLevel", SL_RPC_LEVEL }, { "displayLevel", SL_RPC_LEVEL } }, 3 },
+	{ "SetLoggerLevel",
+	  set_logger_level,
+	  { { "loggerName", SL_RPC_STRING }, { "logLevel", SL_RPC_LEVEL }, { "displayLevel", SL_RPC_LEVEL } },
+	  3 },
 	{ "LoadVMs", sl_admin_load_vms, { { 0 } }, 0 },
 	{ "StartCPUProfiler", start_cpu_profiler, { { 0 } }, 0 },
 	{ "StopCPUProfiler", stop_cpu_profiler, { { 0 } }, 0 },

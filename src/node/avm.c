@@ -26,7 +26,8 @@ void sl_avm_block_txs(void *ctx, sl_ikind k, const sl_container *c, sl_cstore_pu
 	sl_xchain_block b;
 	sl_err_detail d;
 	if (!sl_xchain_block_decode(&a, inner.p, inner.len, &b, &d))
-		for (uint32_t i = 0; i < b.ntxs; i++) /* a tx in a block is written without its codec version */
+		for (uint32_t i = 0; i < b.ntxs;
+		     i++) /* a tx in a block is written without its codec version */
 			put(put_ctx, b.txs[i].id, (size_t)(b.txs[i].bytes.p - c->bytes), b.txs[i].bytes.len);
 	sl_arena_release(&a);
 }
@@ -65,7 +66,7 @@ static int get_tx(sl_rpc_call *c)
 	sl_container ct;
 	int rc = -1;
 	sl_err e = n->index_state[SL_IDX_X_TX] == SL_INDEX_OFF ? SL_ERR_NOT_FOUND
-								: sl_cstore_find(rd, SL_IDX_X_TX, id->id, &ct);
+							       : sl_cstore_find(rd, SL_IDX_X_TX, id->id, &ct);
 	if (e == SL_ERR_NOT_FOUND)
 		e = find_in_block(c, rd, id->id, &ct);
 	if (e)

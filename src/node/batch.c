@@ -27,7 +27,8 @@ static sl_err flush_one(sl_batcher *bt, int k)
 	if (!bt->b[k].n)
 		return SL_OK;
 	size_t a = 0;
-	sl_err e = sl_cstore_append(bt->node->store, (sl_ikind)k, bt->b[k].cs, bt->b[k].n, &a, &bt->node->tx_hook);
+	sl_err e = sl_cstore_append(bt->node->store, (sl_ikind)k, bt->b[k].cs, bt->b[k].n, &a,
+				    &bt->node->tx_hook);
 	bt->added += a;
 	bt->b[k].n = bt->b[k].used = 0;
 	return e;

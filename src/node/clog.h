@@ -37,7 +37,8 @@ typedef struct sl_clog_rec {
  * SL_ERR_TRUNCATED when n is too short for the record (read more and retry);
  * other errors (bad index, length over the limit, checksum) are final.
  */
-SL_MUST_USE sl_err sl_clog_decode(const uint8_t *p, size_t n, sl_clog_rec *rec, size_t *used, sl_err_detail *err);
+SL_MUST_USE sl_err sl_clog_decode(const uint8_t *p, size_t n, sl_clog_rec *rec, size_t *used,
+				  sl_err_detail *err);
 /* Append one record. */
 void sl_clog_encode(sl_buf *out, sl_ikind kind, const sl_container *c);
 

@@ -94,4 +94,3 @@ size_t sl_path_clean(const char *p, char *out, size_t cap)
 	out[w] = 0;
 	return w;
 }
-

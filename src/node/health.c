@@ -51,13 +51,15 @@ static void msg_bootstrapped(sl_jw *w, sl_node *n)
 static void msg_index(sl_jw *w, sl_node *n)
 {
 	/* Map keys in byte order, as Go writes them. */
-	static const sl_ikind sorted[] = { SL_IDX_C_BLOCK, SL_IDX_P_BLOCK, SL_IDX_X_BLOCK, SL_IDX_X_TX, SL_IDX_X_VTX };
+	static const sl_ikind sorted[] = { SL_IDX_C_BLOCK, SL_IDX_P_BLOCK, SL_IDX_X_BLOCK, SL_IDX_X_TX,
+					   SL_IDX_X_VTX };
 	sl_jw_obj(w);
 	for (size_t i = 0; i < SL_ARRAY_LEN(sorted); i++) {
 		sl_ikind k = sorted[i];
 		sl_jw_key(w, sl_ikind_name(k));
-		sl_jw_str(w, n->index_state[k] == SL_INDEX_ON ? "complete"
-			     : n->index_state[k] == SL_INDEX_INCOMPLETE ? "incomplete" : "disabled");
+		sl_jw_str(w, n->index_state[k] == SL_INDEX_ON		? "complete"
+			     : n->index_state[k] == SL_INDEX_INCOMPLETE ? "incomplete"
+									: "disabled");
 	}
 	sl_jw_obj_end(w);
 }
@@ -141,9 +143,21 @@ void sl_route_health(sl_node *n, const route *r, const sl_http_req *req, sl_http
 		sl_route_rpc(n, r, req, resp);
 }
 
-static int health_all(sl_rpc_call *c) { report(c->ctx, c->w, CHECK_ALL); return 0; }
-static int health_ready(sl_rpc_call *c) { report(c->ctx, c->w, CHECK_READINESS); return 0; }
-static int health_live(sl_rpc_call *c) { report(c->ctx, c->w, CHECK_LIVENESS); return 0; }
+static int health_all(sl_rpc_call *c)
+{
+	report(c->ctx, c->w, CHECK_ALL);
+	return 0;
+}
+static int health_ready(sl_rpc_call *c)
+{
+	report(c->ctx, c->w, CHECK_READINESS);
+	return 0;
+}
+static int health_live(sl_rpc_call *c)
+{
+	report(c->ctx, c->w, CHECK_LIVENESS);
+	return 0;
+}
 
 const sl_rpc_method sl_health_methods[] = {
 	{ "Health", health_all, { { "tags", SL_RPC_STRINGS } }, 1 },

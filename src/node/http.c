@@ -75,7 +75,8 @@ void sl_node_http_handle(void *ctx, const sl_http_req *req, sl_http_resp *resp)
 		resp->status = 200;
 		return;
 	}
-	if (allowed && (!strcmp(req->method, "GET") || !strcmp(req->method, "POST") || !strcmp(req->method, "HEAD"))) {
+	if (allowed &&
+	    (!strcmp(req->method, "GET") || !strcmp(req->method, "POST") || !strcmp(req->method, "HEAD"))) {
 		sl_http_resp_header(resp, "Access-Control-Allow-Origin", "*");
 		sl_http_resp_header(resp, "Access-Control-Allow-Credentials", "true");
 	}

@@ -68,12 +68,8 @@ static int one_container(sl_rpc_call *c, lookup_kind how)
 		if ((e = sl_cstore_count(rd, ix->kind, &n)) == SL_OK)
 			e = n ? sl_cstore_get(rd, ix->kind, n - 1, &ct) : SL_ERR_NOT_FOUND;
 		break;
-	case BY_INDEX:
-		e = sl_cstore_get(rd, ix->kind, c->args[0].u, &ct);
-		break;
-	case BY_ID:
-		e = sl_cstore_find(rd, ix->kind, c->args[0].id, &ct);
-		break;
+	case BY_INDEX: e = sl_cstore_get(rd, ix->kind, c->args[0].u, &ct); break;
+	case BY_ID: e = sl_cstore_find(rd, ix->kind, c->args[0].id, &ct); break;
 	}
 	sl_encoding enc = enc_arg(&c->args[how == BY_LAST ? 0 : 1]);
 	if (e == SL_ERR_NOT_FOUND && how == BY_LAST)
@@ -109,8 +105,8 @@ static int get_container_range(sl_rpc_call *c)
 	uint64_t n = num->u;
 	if (!num->set && endi->set) {
 		if (endi->u < start->u)
-			return sl_rpc_fail(c, "endIndex (%llu) < startIndex (%llu)", (unsigned long long)endi->u,
-					   (unsigned long long)start->u);
+			return sl_rpc_fail(c, "endIndex (%llu) < startIndex (%llu)",
+					   (unsigned long long)endi->u, (unsigned long long)start->u);
 		n = endi->u - start->u + 1;
 		if (n == 0) /* the whole uint64 range */
 			n = UINT64_MAX;
@@ -141,8 +137,8 @@ static int get_container_range(sl_rpc_call *c)
 		goto out;
 	}
 	if (start->u > count - 1) {
-		sl_rpc_fail(c, "start index (%llu) > last accepted index (%llu)", (unsigned long long)start->u,
-			    (unsigned long long)(count - 1));
+		sl_rpc_fail(c, "start index (%llu) > last accepted index (%llu)",
+			    (unsigned long long)start->u, (unsigned long long)(count - 1));
 		goto out;
 	}
 	if (enc == SL_ENC_JSON) {
@@ -203,10 +199,16 @@ static int is_accepted(sl_rpc_call *c) { return id_position(c, true); }
 
 const sl_rpc_method sl_index_methods[] = {
 	{ "GetLastAccepted", get_last_accepted, { { "encoding", SL_RPC_ENCODING } }, 1 },
-	{ "GetContainerByIndex", get_container_by_index,
-	  { { "index", SL_RPC_UINT64 }, { "encoding", SL_RPC_ENCODING } }, 2 },
-	{ "GetContainerByID", get_container_by_id, { { "id", SL_RPC_ID }, { "encoding", SL_RPC_ENCODING } }, 2 },
-	{ "GetContainerRange", get_container_range,
+	{ "GetContainerByIndex",
+	  get_container_by_index,
+	  { { "index", SL_RPC_UINT64 }, { "encoding", SL_RPC_ENCODING } },
+	  2 },
+	{ "GetContainerByID",
+	  get_container_by_id,
+	  { { "id", SL_RPC_ID }, { "encoding", SL_RPC_ENCODING } },
+	  2 },
+	{ "GetContainerRange",
+	  get_container_range,
 	  { { "startIndex", SL_RPC_UINT64 },
 	    { "numToFetch", SL_RPC_UINT64 },
 	    { "encoding", SL_RPC_ENCODING },

@@ -50,8 +50,8 @@ static int get_network_name(sl_rpc_call *c)
 	static const struct {
 		uint32_t id;
 		const char *name;
-	} names[] = { { 1, "mainnet" }, { 2, "cascade" }, { 3, "denali" }, { 4, "everest" },
-		      { 5, "fuji" },    { 10, "testing" }, { 12345, "local" } };
+	} names[] = { { 1, "mainnet" }, { 2, "cascade" },  { 3, "denali" },   { 4, "everest" },
+		      { 5, "fuji" },	{ 10, "testing" }, { 12345, "local" } };
 	sl_node *n = c->ctx;
 	char buf[32];
 	const char *name = NULL;
@@ -79,7 +79,8 @@ static int get_blockchain_id(sl_rpc_call *c)
 		memcpy(id, n->chains[ci].id_str, sizeof id);
 	sl_mutex_unlock(&n->chains_lock);
 	if (ci < 0)
-		return sl_rpc_fail(c, "there is no chain with alias/ID '%s'", c->args[0].set ? c->args[0].s : "");
+		return sl_rpc_fail(c, "there is no chain with alias/ID '%s'",
+				   c->args[0].set ? c->args[0].s : "");
 	sl_jw_obj(c->w);
 	sl_jw_key(c->w, "blockchainID");
 	sl_jw_str(c->w, id);

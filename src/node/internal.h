@@ -45,19 +45,19 @@ typedef struct sl_vm {
 	char id_str[64];
 	char *aliases[SL_MAX_VM_ALIASES];
 	size_t naliases;
-	void *dl;       /* dlopen handle */
+	void *dl; /* dlopen handle */
 	const struct sl_vm_plugin *plugin;
 } sl_vm;
 
 struct sl_node {
 	sl_node_config cfg;
 	sl_cstore *store;
-	sl_cstore_hook tx_hook;  /* locates the txs inside X-chain blocks (avm.c) */
+	sl_cstore_hook tx_hook; /* locates the txs inside X-chain blocks (avm.c) */
 	sl_http_server *http;
 	sl_routes *routes;
 	sl_rwlock routes_lock; /* guards routes (handlers read, admin writes) */
 	sl_chain chains[SL_CHAIN__COUNT];
-	sl_mutex chains_lock;  /* guards chains[].aliases */
+	sl_mutex chains_lock; /* guards chains[].aliases */
 	sl_index_state index_state[SL_IDX__COUNT];
 	uint8_t node_id[20];
 	char node_id_str[64];
@@ -69,11 +69,11 @@ struct sl_node {
 	route index_route[SL_IDX__COUNT];
 	sl_ikind index_kind[SL_IDX__COUNT]; /* ctx of each index service */
 
-	sl_mutex prof_lock;    /* guards cpu_profiling */
+	sl_mutex prof_lock; /* guards cpu_profiling */
 	bool cpu_profiling;
 	bool heap_profiling;
 
-	sl_mutex vms_lock;     /* guards vms */
+	sl_mutex vms_lock; /* guards vms */
 	sl_vm vms[256];
 	size_t nvms;
 

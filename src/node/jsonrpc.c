@@ -25,7 +25,7 @@ const char *sl_encoding_name(sl_encoding e) { return enc_names[e]; }
 typedef struct rpc_req {
 	sl_buf jsonrpc, method; /* unquoted strings */
 	sl_span params, id;
-	const char *type_err;   /* first "cannot unmarshal" error, if any */
+	const char *type_err; /* first "cannot unmarshal" error, if any */
 } rpc_req;
 
 /* The request object echoed as error data: Go's marshalling of serverRequest. */
@@ -77,8 +77,10 @@ static void type_error(rpc_req *r, sl_arena *a, sl_jtype got, const char *field)
 	if (r->type_err)
 		return; /* Go keeps the first */
 	char msg[160];
-	snprintf(msg, sizeof msg, "json: cannot unmarshal %s into Go struct field serverRequest.%s of type %s",
-		 sl_json_kind_name(got), field, !strcmp(field, "jsonrpc") || !strcmp(field, "method") ? "string" : "json.RawMessage");
+	snprintf(msg, sizeof msg,
+		 "json: cannot unmarshal %s into Go struct field serverRequest.%s of type %s",
+		 sl_json_kind_name(got), field,
+		 !strcmp(field, "jsonrpc") || !strcmp(field, "method") ? "string" : "json.RawMessage");
 	r->type_err = sl_arena_strndup(a, msg, strlen(msg));
 }
 
@@ -275,8 +277,7 @@ static bool decode_params(const sl_rpc_method *m, sl_span params, sl_arena *a, s
 	if (!params.p)
 		return true;
 	switch (sl_json_type(params)) {
-	case SL_JT_OBJECT:
-		return decode_object(m, params, a, vals);
+	case SL_JT_OBJECT: return decode_object(m, params, a, vals);
 	case SL_JT_ARRAY: {
 		sl_jiter it;
 		sl_span first;
@@ -288,8 +289,7 @@ static bool decode_params(const sl_rpc_method *m, sl_span params, sl_arena *a, s
 			return true;
 		return t == SL_JT_OBJECT && decode_object(m, first, a, vals);
 	}
-	default:
-		return false;
+	default: return false;
 	}
 }
 
@@ -317,14 +317,13 @@ int sl_rpc_fail_args(sl_rpc_call *c)
 int sl_rpc_fail_err(sl_rpc_call *c, sl_err e, const char *detail)
 {
 	switch (e) {
-	case SL_ERR_NOT_FOUND:
-		return sl_rpc_fail(c, "not found");
-	case SL_ERR_INVALID:
-		return detail ? sl_rpc_fail(c, "%s", detail) : sl_rpc_fail_args(c);
+	case SL_ERR_NOT_FOUND: return sl_rpc_fail(c, "not found");
+	case SL_ERR_INVALID: return detail ? sl_rpc_fail(c, "%s", detail) : sl_rpc_fail_args(c);
 	case SL_ERR_STORE:
 		return sl_rpc_fail(c, "couldn't read from database: %s", detail ? detail : "store error");
 	default:
-		return detail ? sl_rpc_fail(c, "%s: %s", sl_err_name(e), detail) : sl_rpc_fail(c, "%s", sl_err_name(e));
+		return detail ? sl_rpc_fail(c, "%s: %s", sl_err_name(e), detail)
+			      : sl_rpc_fail(c, "%s", sl_err_name(e));
 	}
 }
 
@@ -388,7 +387,8 @@ static const sl_rpc_method *dispatch(const sl_rpc_service *services, size_t n, c
 			continue;
 		for (size_t j = 0; j < services[i].nmethods; j++) {
 			const sl_rpc_method *m = &services[i].methods[j];
-			if (strlen(m->name) == slen - svclen - 1 && !memcmp(m->name, d1 + 1, slen - svclen - 1)) {
+			if (strlen(m->name) == slen - svclen - 1 &&
+			    !memcmp(m->name, d1 + 1, slen - svclen - 1)) {
 				*svc = &services[i];
 				sl_buf_release(&xf);
 				return m;
@@ -467,8 +467,8 @@ void sl_rpc_serve(const sl_rpc_service *services, size_t n, sl_compat compat, co
 	sl_jw_init(&w, &resp->body);
 	sl_rpc_call call = { .ctx = svc->ctx, .args = vals, .w = &w, .arena = req->arena, .compat = compat };
 	if (m->fn(&call)) {
-		write_error(resp, call.err_code ? call.err_code : -32000, call.err ? call.err : "internal error", NULL,
-			    r.id);
+		write_error(resp, call.err_code ? call.err_code : -32000,
+			    call.err ? call.err : "internal error", NULL, r.id);
 		goto out;
 	}
 	resp->status = 200;

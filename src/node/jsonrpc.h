@@ -22,12 +22,12 @@
 
 /* Argument types, each decoded as the avalanchego type of the same role. */
 typedef enum sl_rpc_type {
-	SL_RPC_STRING,   /* Go string: JSON string or null */
-	SL_RPC_UINT64,   /* json.Uint64: decimal, quoted or not */
-	SL_RPC_ID,       /* ids.ID: quoted cb58; null is the zero id */
+	SL_RPC_STRING,	 /* Go string: JSON string or null */
+	SL_RPC_UINT64,	 /* json.Uint64: decimal, quoted or not */
+	SL_RPC_ID,	 /* ids.ID: quoted cb58; null is the zero id */
 	SL_RPC_ENCODING, /* formatting.Encoding: "hex" | "hexc" | "hexnc" | "json", any case; default hex */
-	SL_RPC_LEVEL,    /* *logging.Level: level name, any case; null = absent */
-	SL_RPC_STRINGS,  /* []string */
+	SL_RPC_LEVEL,	 /* *logging.Level: level name, any case; null = absent */
+	SL_RPC_STRINGS,	 /* []string */
 } sl_rpc_type;
 
 typedef enum sl_encoding { SL_ENC_HEX, SL_ENC_HEXC, SL_ENC_HEXNC, SL_ENC_JSON } sl_encoding;
@@ -46,7 +46,7 @@ typedef struct sl_rpc_val {
 	uint8_t id[32];
 	const char *s; /* STRING: unquoted, NUL-terminated, arena memory */
 	size_t slen;
-	int enc;       /* ENCODING (sl_encoding); LEVEL (sl_level) */
+	int enc; /* ENCODING (sl_encoding); LEVEL (sl_level) */
 	const char **strs;
 	size_t nstrs;
 } sl_rpc_val;
@@ -54,12 +54,12 @@ typedef struct sl_rpc_val {
 typedef enum sl_compat { SL_COMPAT_SPEC, SL_COMPAT_UPSTREAM } sl_compat;
 
 typedef struct sl_rpc_call {
-	void *ctx;              /* the service's context */
+	void *ctx;		/* the service's context */
 	const sl_rpc_val *args; /* one per declared argument, in table order */
-	sl_jw *w;               /* write exactly one JSON value: the result */
-	sl_arena *arena;        /* for this call only */
+	sl_jw *w;		/* write exactly one JSON value: the result */
+	sl_arena *arena;	/* for this call only */
 	sl_compat compat;
-	const char *err;        /* set by sl_rpc_fail*() */
+	const char *err; /* set by sl_rpc_fail*() */
 	int err_code;
 } sl_rpc_call;
 

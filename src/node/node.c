@@ -53,23 +53,29 @@ static sl_err setup_routes(sl_node *n, node_routes *nr, char err[512])
 		static sl_index_ctx ctxs[SL_IDX__COUNT]; /* one node per process */
 		ctxs[k] = (sl_index_ctx){ n, (sl_ikind)k };
 		n->index_route[k] = (route){ sl_route_rpc,
-					     one_service(n, "index", sl_index_methods, sl_index_nmethods, &ctxs[k],
-							 &n->index_svc[k]),
+					     one_service(n, "index", sl_index_methods, sl_index_nmethods,
+							 &ctxs[k], &n->index_svc[k]),
 					     1 };
 		char path[64];
 		snprintf(path, sizeof path, "/ext/index/%s", sl_ikind_name((sl_ikind)k));
 		e = e ? e : sl_routes_add(n->routes, path, "", &n->index_route[k]);
 	}
 	if (n->cfg.admin_enabled) {
-		nr->admin = (route){ sl_route_rpc,
-				     one_service(n, "admin", sl_admin_methods, sl_admin_nmethods, n, &nr->admin_svc), 1 };
+		nr->admin = (route){
+			sl_route_rpc,
+			one_service(n, "admin", sl_admin_methods, sl_admin_nmethods, n, &nr->admin_svc), 1
+		};
 		e = e ? e : sl_routes_add(n->routes, "/ext/admin", "", &nr->admin);
 	}
-	nr->info = (route){ sl_route_rpc, one_service(n, "info", sl_info_methods, sl_info_nmethods, n, &nr->info_svc), 1 };
-	nr->health = (route){ sl_route_health,
-			      one_service(n, "health", sl_health_methods, sl_health_nmethods, n, &nr->health_svc), 1 };
+	nr->info = (route){ sl_route_rpc,
+			    one_service(n, "info", sl_info_methods, sl_info_nmethods, n, &nr->info_svc), 1 };
+	nr->health =
+		(route){ sl_route_health,
+			 one_service(n, "health", sl_health_methods, sl_health_nmethods, n, &nr->health_svc),
+			 1 };
 	nr->health_get = (route){ sl_route_health_get, NULL, 0 };
-	nr->avm = (route){ route_chain, one_service(n, "avm", sl_avm_methods, sl_avm_nmethods, n, &nr->avm_svc), 1 };
+	nr->avm = (route){ route_chain,
+			   one_service(n, "avm", sl_avm_methods, sl_avm_nmethods, n, &nr->avm_svc), 1 };
 	e = e ? e : sl_routes_add(n->routes, "/ext/info", "", &nr->info);
 	e = e ? e : sl_routes_add(n->routes, "/ext/health", "", &nr->health);
 	e = e ? e : sl_routes_add(n->routes, "/ext/health", "/health", &nr->health_get);
@@ -117,11 +123,15 @@ static sl_err apply_completeness(sl_node *n, char err[512], int *exit_code)
 		sl_index_state st;
 		if (!n->cfg.index_enabled) {
 			if (previously && !n->cfg.index_allow_incomplete) {
-				SL_LOG(n->log, SL_FATAL, "running would cause index to become incomplete but incomplete "
-							 "indices are disabled (chain %s)", chains[i]);
-				snprintf(err, 512, "running would cause index to become incomplete but incomplete indices "
-						   "are disabled (chain %s was indexed before; give --index-allow-incomplete)",
-					 chains[i]);
+				SL_LOG(n->log, SL_FATAL,
+				       "running would cause index to become incomplete but incomplete "
+				       "indices are disabled (chain %s)",
+				       chains[i]);
+				snprintf(
+					err, 512,
+					"running would cause index to become incomplete but incomplete indices "
+					"are disabled (chain %s was indexed before; give --index-allow-incomplete)",
+					chains[i]);
 				*exit_code = 1;
 				return SL_ERR_CONFLICT;
 			}
@@ -130,10 +140,15 @@ static sl_err apply_completeness(sl_node *n, char err[512], int *exit_code)
 			st = SL_INDEX_OFF;
 		} else {
 			if (incomplete && (previously || has_run) && !n->cfg.index_allow_incomplete) {
-				SL_LOG(n->log, SL_FATAL, "index is incomplete but incomplete indices are disabled. "
-							 "Shutting down (chain %s)", chains[i]);
-				snprintf(err, 512, "index is incomplete but incomplete indices are disabled (chain %s ran "
-						   "without indexing; give --index-allow-incomplete)", chains[i]);
+				SL_LOG(n->log, SL_FATAL,
+				       "index is incomplete but incomplete indices are disabled. "
+				       "Shutting down (chain %s)",
+				       chains[i]);
+				snprintf(
+					err, 512,
+					"index is incomplete but incomplete indices are disabled (chain %s ran "
+					"without indexing; give --index-allow-incomplete)",
+					chains[i]);
 				*exit_code = 1;
 				return SL_ERR_CONFLICT;
 			}
@@ -141,8 +156,10 @@ static sl_err apply_completeness(sl_node *n, char err[512], int *exit_code)
 				goto store_fail;
 			st = incomplete ? SL_INDEX_INCOMPLETE : SL_INDEX_ON;
 			if (incomplete)
-				SL_LOG(n->log, SL_WARN, "the %s-chain indexes are incomplete: containers accepted while "
-							"indexing was off are missing", chains[i]);
+				SL_LOG(n->log, SL_WARN,
+				       "the %s-chain indexes are incomplete: containers accepted while "
+				       "indexing was off are missing",
+				       chains[i]);
 		}
 		for (int k = 0; k < SL_IDX__COUNT; k++)
 			if (!strcmp(sl_ikind_chain((sl_ikind)k), chains[i]))
@@ -297,8 +314,8 @@ int sl_node_run(sl_node *n, volatile sig_atomic_t *stop)
 		*stop = 1;
 	} else {
 		/* Tests and scripts wait for this line. */
-		fprintf(stderr, "snowline node: listening on http://%s:%u (node id %s)\n",
-			n->cfg.http_host, sl_http_server_port(n->http), n->node_id_str);
+		fprintf(stderr, "snowline node: listening on http://%s:%u (node id %s)\n", n->cfg.http_host,
+			sl_http_server_port(n->http), n->node_id_str);
 		fflush(stderr);
 	}
 	while (!*stop) {

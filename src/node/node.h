@@ -35,12 +35,12 @@ typedef struct sl_node_config {
 	bool index_enabled;
 	bool index_allow_incomplete;
 	bool admin_enabled;
-	const char *profile_dir;  /* default <data-dir>/profiles */
-	const char *plugin_dir;   /* default <data-dir>/plugins */
-	const char *log_dir;      /* default <data-dir>/logs */
+	const char *profile_dir; /* default <data-dir>/profiles */
+	const char *plugin_dir;	 /* default <data-dir>/plugins */
+	const char *log_dir;	 /* default <data-dir>/logs */
 	sl_level log_level, log_display_level;
-	const char *import_path;  /* container log to import at start, or NULL */
-	const char *follow_url;   /* upstream node to mirror, or NULL */
+	const char *import_path; /* container log to import at start, or NULL */
+	const char *follow_url;	 /* upstream node to mirror, or NULL */
 	unsigned follow_poll_ms;
 	sl_compat compat;
 	size_t http_max_body;
@@ -48,7 +48,7 @@ typedef struct sl_node_config {
 	const char *allowed_hosts;   /* comma-separated; "*" allows all */
 	const char *allowed_origins; /* comma-separated; "*" allows all */
 	const char *chain_id[3];     /* P, X, C chain ids (cb58); NULL = the network's */
-	bool devnet;                 /* containers come from the devnet generator */
+	bool devnet;		     /* containers come from the devnet generator */
 	sl_devnet_config devnet_cfg;
 	unsigned devnet_interval_ms; /* live step period; 0 = history only */
 } sl_node_config;

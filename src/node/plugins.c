@@ -87,10 +87,7 @@ typedef struct loaded {
 	sl_vm *vm;
 } loaded;
 
-static int cmp_name(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
+static int cmp_name(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
 static int load_vms(sl_rpc_call *c)
 {
@@ -164,8 +161,9 @@ static int load_vms(sl_rpc_call *c)
 		sl_vm_plugin_fn fn = (sl_vm_plugin_fn)dlsym(h, SL_VM_PLUGIN_SYMBOL);
 		const struct sl_vm_plugin *p = fn ? fn() : NULL;
 		if (!p || p->abi != SL_VM_PLUGIN_ABI) {
-			snprintf(l->err, sizeof l->err, "%s", !fn ? "plugin does not export " SL_VM_PLUGIN_SYMBOL
-							: "plugin ABI version mismatch");
+			snprintf(l->err, sizeof l->err, "%s",
+				 !fn ? "plugin does not export " SL_VM_PLUGIN_SYMBOL
+				     : "plugin ABI version mismatch");
 			dlclose(h);
 			continue;
 		}

@@ -168,7 +168,9 @@ sl_err sl_routes_alias(sl_routes *rt, const char *b, const char *alias, char msg
 {
 	for (size_t i = 0; i < rt->nreserved; i++)
 		if (!strcmp(rt->reserved[i], alias)) {
-			snprintf(msg, 1200, "route is either already aliased or already maps to a handle: %.600s", alias);
+			snprintf(msg, 1200,
+				 "route is either already aliased or already maps to a handle: %.600s",
+				 alias);
 			return SL_ERR_CONFLICT;
 		}
 	if (rt->nreserved >= SL_MAX_ALIASES) {
@@ -191,10 +193,11 @@ sl_err sl_routes_alias(sl_routes *rt, const char *b, const char *alias, char msg
 		if (e && !first) {
 			first = e;
 			if (e == SL_ERR_CONFLICT)
-				snprintf(msg, 1200, "failed to create endpoint as %.600s%.64s already exists", alias, endpoint);
+				snprintf(msg, 1200, "failed to create endpoint as %.600s%.64s already exists",
+					 alias, endpoint);
 			else
-				snprintf(msg, 1200, "failed to create endpoint as %.600s%.64s: %s", alias, endpoint,
-					 sl_err_name(e));
+				snprintf(msg, 1200, "failed to create endpoint as %.600s%.64s: %s", alias,
+					 endpoint, sl_err_name(e));
 		}
 	}
 	return first;

@@ -17,7 +17,8 @@
 #include "devnet/devnet.h"
 #include "node/batch.h"
 
-static sl_err sink(void *ctx, sl_ikind kind, const uint8_t id[32], int64_t ts_ns, const uint8_t *bytes, size_t len)
+static sl_err sink(void *ctx, sl_ikind kind, const uint8_t id[32], int64_t ts_ns, const uint8_t *bytes,
+		   size_t len)
 {
 	sl_batcher *bt = ctx;
 	sl_container c = { .ts_ns = ts_ns, .bytes = bytes, .len = len };

@@ -118,7 +118,8 @@ static pull_result pull(sl_node *n, sl_http_client *hc, sl_ikind k, uint32_t *wa
 		if (ok)
 			ok = !sl_hex_checksum_decode(bytes, blen, mem[i], blen / 2 + 1, &len, &msg);
 		if (!ok) {
-			snprintf(err, sizeof err, "%s: container %llu: %s", url, (unsigned long long)(have + i),
+			snprintf(err, sizeof err, "%s: container %llu: %s", url,
+				 (unsigned long long)(have + i),
 				 index && strtoull(index, NULL, 10) != have + i ? "index out of order" : msg);
 			set_error(n, err);
 			break;

@@ -21,10 +21,10 @@
 #define SL_VM_PLUGIN_SYMBOL "snowline_vm_plugin"
 
 struct sl_vm_plugin {
-	uint32_t abi;                /* SL_VM_PLUGIN_ABI */
-	const char *name;            /* human-readable name */
-	const char *version;         /* e.g. "v1.0.0" */
-	const char *const *aliases;  /* NULL-terminated list of the VM's aliases */
+	uint32_t abi;		    /* SL_VM_PLUGIN_ABI */
+	const char *name;	    /* human-readable name */
+	const char *version;	    /* e.g. "v1.0.0" */
+	const char *const *aliases; /* NULL-terminated list of the VM's aliases */
 	/*
 	 * Decode one container of this VM as JSON into out[0..cap). Returns the
 	 * length written (no NUL needed), or a negative number if the bytes are

@@ -55,8 +55,8 @@ sl_cstore *sl_cstore_open(const char *dir, char err[256])
 		goto fail;
 	}
 	if ((rc = mdb_env_create(&s->env)) || (rc = mdb_env_set_maxdbs(s->env, 2 * SL_IDX__COUNT + 4)) ||
-	    (rc = mdb_env_set_mapsize(s->env, (size_t)1 << 40)) || (rc = mdb_env_set_maxreaders(s->env, 512)) ||
-	    (rc = mdb_env_open(s->env, dir, MDB_NOTLS, 0640))) {
+	    (rc = mdb_env_set_mapsize(s->env, (size_t)1 << 40)) ||
+	    (rc = mdb_env_set_maxreaders(s->env, 512)) || (rc = mdb_env_open(s->env, dir, MDB_NOTLS, 0640))) {
 		snprintf(err, 256, "cannot open container store %s: %s", dir, mdb_strerror(rc));
 		goto fail;
 	}
@@ -136,10 +136,7 @@ static sl_err count_txn(sl_cstore *s, MDB_txn *txn, sl_ikind k, uint64_t *n)
 	return SL_OK;
 }
 
-sl_err sl_cstore_count(sl_cstore_rd *rd, sl_ikind k, uint64_t *n)
-{
-	return count_txn(rd->s, rd->txn, k, n);
-}
+sl_err sl_cstore_count(sl_cstore_rd *rd, sl_ikind k, uint64_t *n) { return count_txn(rd->s, rd->txn, k, n); }
 
 static sl_err unpack(const MDB_val *v, uint64_t index, sl_container *c)
 {
@@ -329,7 +326,4 @@ sl_err sl_cstore_meta_put(sl_cstore *s, const char *key, const void *val, size_t
 	return meta_write(s, key, val, len, false);
 }
 
-sl_err sl_cstore_meta_del(sl_cstore *s, const char *key)
-{
-	return meta_write(s, key, NULL, 0, true);
-}
+sl_err sl_cstore_meta_del(sl_cstore *s, const char *key) { return meta_write(s, key, NULL, 0, true); }

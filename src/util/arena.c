@@ -10,10 +10,7 @@ struct sl_arena_chunk {
 
 #define CHUNK_MIN 4096u
 
-void sl_arena_init(sl_arena *a, size_t cap)
-{
-	*a = (sl_arena){ .cap = cap };
-}
+void sl_arena_init(sl_arena *a, size_t cap) { *a = (sl_arena){ .cap = cap }; }
 
 void sl_arena_release(sl_arena *a)
 {

@@ -4,10 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-void sl_buf_init(sl_buf *b, size_t max)
-{
-	*b = (sl_buf){ .max = max };
-}
+void sl_buf_init(sl_buf *b, size_t max) { *b = (sl_buf){ .max = max }; }
 
 void sl_buf_release(sl_buf *b)
 {
@@ -78,10 +75,7 @@ void sl_buf_addc(sl_buf *b, char c)
 	sl_buf_add(b, &c, 1);
 }
 
-void sl_buf_adds(sl_buf *b, const char *s)
-{
-	sl_buf_add(b, s, strlen(s));
-}
+void sl_buf_adds(sl_buf *b, const char *s) { sl_buf_add(b, s, strlen(s)); }
 
 void sl_buf_addf(sl_buf *b, const char *fmt, ...)
 {

@@ -23,7 +23,7 @@ typedef struct sl_buf {
 
 void sl_buf_init(sl_buf *b, size_t max);
 void sl_buf_release(sl_buf *b);
-void sl_buf_reset(sl_buf *b);              /* len = 0 and err cleared; keeps memory */
+void sl_buf_reset(sl_buf *b); /* len = 0 and err cleared; keeps memory */
 uint8_t *sl_buf_detach(sl_buf *b, size_t *len);
 
 /* Make room for `n` more bytes; false (and err set) past max. */
@@ -32,7 +32,7 @@ void sl_buf_add(sl_buf *b, const void *p, size_t n);
 void sl_buf_addc(sl_buf *b, char c);
 void sl_buf_adds(sl_buf *b, const char *s);
 void sl_buf_addf(sl_buf *b, const char *fmt, ...) SL_PRINTF(2, 3);
-void sl_buf_add_u64(sl_buf *b, uint64_t v);  /* decimal */
+void sl_buf_add_u64(sl_buf *b, uint64_t v); /* decimal */
 void sl_buf_add_i64(sl_buf *b, int64_t v);
 void sl_buf_add_hex(sl_buf *b, const uint8_t *p, size_t n); /* lower case, no prefix */
 

@@ -17,9 +17,7 @@ static sl_err set(const sl_opt *o, void *dst, const char *val, const char *from,
 {
 	char *field = (char *)dst + o->offset;
 	switch (o->type) {
-	case SL_OPT_STR:
-		*(const char **)field = val;
-		return SL_OK;
+	case SL_OPT_STR: *(const char **)field = val; return SL_OK;
 	case SL_OPT_BOOL:
 		if (!strcasecmp(val, "true") || !strcmp(val, "1"))
 			*(bool *)field = true;
@@ -36,10 +34,11 @@ static sl_err set(const sl_opt *o, void *dst, const char *val, const char *from,
 		unsigned long long v = strtoull(val, &end, 10);
 		if (!*val || *end || errno || val[0] == '-' || (o->max && v > o->max)) {
 			if (o->max)
-				snprintf(err, 512, "%s: --%s must be a whole number from 0 to %llu, not '%s'", from,
-					 o->name, (unsigned long long)o->max, val);
+				snprintf(err, 512, "%s: --%s must be a whole number from 0 to %llu, not '%s'",
+					 from, o->name, (unsigned long long)o->max, val);
 			else
-				snprintf(err, 512, "%s: --%s must be a whole number, not '%s'", from, o->name, val);
+				snprintf(err, 512, "%s: --%s must be a whole number, not '%s'", from, o->name,
+					 val);
 			return SL_ERR_INVALID;
 		}
 		*(uint64_t *)field = v;
@@ -49,7 +48,8 @@ static sl_err set(const sl_opt *o, void *dst, const char *val, const char *from,
 	return SL_ERR_INTERNAL;
 }
 
-static sl_err load_file(sl_config *cfg, const sl_opt *opts, size_t n, void *dst, const char *path, char err[512])
+static sl_err load_file(sl_config *cfg, const sl_opt *opts, size_t n, void *dst, const char *path,
+			char err[512])
 {
 	json_error_t je;
 	json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
@@ -82,7 +82,8 @@ static sl_err load_file(sl_config *cfg, const sl_opt *opts, size_t n, void *dst,
 		else if (json_is_integer(v))
 			snprintf(tmp, sizeof tmp, "%lld", (long long)json_integer_value(v));
 		else {
-			snprintf(err, 512, "config file %s: option '%s' must be a string, number or bool", path, key);
+			snprintf(err, 512, "config file %s: option '%s' must be a string, number or bool",
+				 path, key);
 			e = SL_ERR_INVALID;
 			goto out;
 		}
@@ -106,8 +107,8 @@ out:
 	return e;
 }
 
-sl_err sl_config_load(sl_config *cfg, const sl_opt *opts, size_t n, void *dst, int argc, char **argv, int *rest,
-		      char err[512])
+sl_err sl_config_load(sl_config *cfg, const sl_opt *opts, size_t n, void *dst, int argc, char **argv,
+		      int *rest, char err[512])
 {
 	*cfg = (sl_config){ 0 };
 	sl_err e;
@@ -182,11 +183,14 @@ void sl_config_release(sl_config *cfg)
 
 void sl_config_usage(FILE *f, const char *usage, const sl_opt *opts, size_t n)
 {
-	fprintf(f, "%s\n\noptions (also SNOWLINE_<NAME> in the environment, or keys of --config-file):\n", usage);
+	fprintf(f, "%s\n\noptions (also SNOWLINE_<NAME> in the environment, or keys of --config-file):\n",
+		usage);
 	for (size_t i = 0; i < n; i++) {
 		char left[64];
 		snprintf(left, sizeof left, "--%s%s", opts[i].name,
-			 opts[i].type == SL_OPT_BOOL ? "[=bool]" : opts[i].type == SL_OPT_U64 ? " N" : " VALUE");
+			 opts[i].type == SL_OPT_BOOL  ? "[=bool]"
+			 : opts[i].type == SL_OPT_U64 ? " N"
+						      : " VALUE");
 		fprintf(f, "  %-30s %s", left, opts[i].help);
 		if (opts[i].def)
 			fprintf(f, " (default %s)", opts[i].def);

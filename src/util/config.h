@@ -21,9 +21,9 @@ typedef enum sl_opt_type { SL_OPT_STR, SL_OPT_U64, SL_OPT_BOOL } sl_opt_type;
 typedef struct sl_opt {
 	const char *name;
 	sl_opt_type type;
-	size_t offset;   /* into the destination struct: const char *, uint64_t or bool */
+	size_t offset;	 /* into the destination struct: const char *, uint64_t or bool */
 	const char *def; /* default as text; NULL: none (string NULL, number 0, bool false) */
-	uint64_t max;    /* U64: largest allowed value (0: no limit) */
+	uint64_t max;	 /* U64: largest allowed value (0: no limit) */
 	const char *help;
 } sl_opt;
 
@@ -37,8 +37,8 @@ typedef struct sl_config {
  * is not a JSON object are errors (message in err). Positional arguments are
  * not allowed unless `rest` is given: then *rest gets the index of the first.
  */
-SL_MUST_USE sl_err sl_config_load(sl_config *cfg, const sl_opt *opts, size_t n, void *dst, int argc, char **argv,
-				  int *rest, char err[512]);
+SL_MUST_USE sl_err sl_config_load(sl_config *cfg, const sl_opt *opts, size_t n, void *dst, int argc,
+				  char **argv, int *rest, char err[512]);
 void sl_config_release(sl_config *cfg);
 void sl_config_usage(FILE *f, const char *usage, const sl_opt *opts, size_t n);
 

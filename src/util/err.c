@@ -19,7 +19,4 @@ static const char *const names[SL_ERR__COUNT] = {
 	[SL_ERR_INTERNAL] = "internal error",
 };
 
-const char *sl_err_name(sl_err e)
-{
-	return (unsigned)e < SL_ERR__COUNT ? names[e] : "unknown error";
-}
+const char *sl_err_name(sl_err e) { return (unsigned)e < SL_ERR__COUNT ? names[e] : "unknown error"; }

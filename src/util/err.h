@@ -15,20 +15,20 @@
 
 typedef enum sl_err {
 	SL_OK = 0,
-	SL_ERR_INVALID,     /* malformed input from outside (bad syntax, bad value) */
+	SL_ERR_INVALID,	    /* malformed input from outside (bad syntax, bad value) */
 	SL_ERR_TRUNCATED,   /* input ended before a declared length or field */
 	SL_ERR_TRAILING,    /* input has bytes after the end of the value */
 	SL_ERR_TOO_LARGE,   /* a length, count or size exceeds a limit */
-	SL_ERR_RANGE,       /* a number is outside its allowed range */
+	SL_ERR_RANGE,	    /* a number is outside its allowed range */
 	SL_ERR_CHECKSUM,    /* a checksum or signature does not verify */
 	SL_ERR_UNSUPPORTED, /* a valid value that this build does not handle (type id, version) */
 	SL_ERR_NOT_FOUND,   /* a lookup missed */
 	SL_ERR_CONFLICT,    /* the thing already exists, or the state forbids the change */
-	SL_ERR_NOMEM,       /* allocation failed or a buffer cap was hit */
-	SL_ERR_IO,          /* filesystem or socket error */
-	SL_ERR_STORE,       /* the database failed */
+	SL_ERR_NOMEM,	    /* allocation failed or a buffer cap was hit */
+	SL_ERR_IO,	    /* filesystem or socket error */
+	SL_ERR_STORE,	    /* the database failed */
 	SL_ERR_UNAVAILABLE, /* a peer or upstream did not answer */
-	SL_ERR_TIMEOUT,     /* a deadline passed */
+	SL_ERR_TIMEOUT,	    /* a deadline passed */
 	SL_ERR_INTERNAL,    /* a bug: an invariant did not hold */
 	SL_ERR__COUNT
 } sl_err;
@@ -40,7 +40,7 @@ const char *sl_err_name(sl_err e);
 typedef struct sl_err_detail {
 	sl_err code;
 	const char *msg; /* static string; never freed */
-	size_t offset;   /* byte offset into the input */
+	size_t offset;	 /* byte offset into the input */
 } sl_err_detail;
 
 #endif

@@ -45,7 +45,7 @@ void sl_go_quote_char(char out[16], unsigned char c)
 		snprintf(out, 16, "'%c'", c);
 	else if (c < 0xa0 || c == 0xad)
 		snprintf(out, 16, "'\\u%04x'", c); /* not printable in Go's tables */
-	else /* Latin-1 rune U+00A0..U+00FF, printed as UTF-8 */
+	else					   /* Latin-1 rune U+00A0..U+00FF, printed as UTF-8 */
 		snprintf(out, 16, "'%c%c'", 0xc0 | (c >> 6), 0x80 | (c & 0x3f));
 }
 

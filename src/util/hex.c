@@ -28,7 +28,8 @@ sl_err sl_hex_decode(const char *s, size_t n, uint8_t *out, size_t cap, size_t *
 	return SL_OK;
 }
 
-sl_err sl_hex_checksum_decode(const char *s, size_t n, uint8_t *out, size_t cap, size_t *outlen, const char **msg)
+sl_err sl_hex_checksum_decode(const char *s, size_t n, uint8_t *out, size_t cap, size_t *outlen,
+			      const char **msg)
 {
 	if (n < 2 || s[0] != '0' || (s[1] | 0x20) != 'x') {
 		*msg = "missing 0x prefix to hex encoding";

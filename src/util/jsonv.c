@@ -8,20 +8,35 @@
 /* ---- the scanner: Go's state machine, written as a loop over states ---- */
 
 enum st {
-	ST_VALUE,        /* expecting the beginning of a value */
+	ST_VALUE,	 /* expecting the beginning of a value */
 	ST_VALUE_OR_END, /* just after '[' */
-	ST_KEY_OR_END,   /* just after '{' */
-	ST_KEY,          /* after ',' in an object */
-	ST_AFTER_VALUE,  /* a value ended; look at the container */
-	ST_STR, ST_STR_ESC, ST_STR_U1, ST_STR_U2, ST_STR_U3, ST_STR_U4,
-	ST_NEG, ST_INT0, ST_INT, ST_DOT, ST_FRAC, ST_EXP, ST_EXP_SIGN, ST_EXP_DIGITS,
+	ST_KEY_OR_END,	 /* just after '{' */
+	ST_KEY,		 /* after ',' in an object */
+	ST_AFTER_VALUE,	 /* a value ended; look at the container */
+	ST_STR,
+	ST_STR_ESC,
+	ST_STR_U1,
+	ST_STR_U2,
+	ST_STR_U3,
+	ST_STR_U4,
+	ST_NEG,
+	ST_INT0,
+	ST_INT,
+	ST_DOT,
+	ST_FRAC,
+	ST_EXP,
+	ST_EXP_SIGN,
+	ST_EXP_DIGITS,
 	ST_LIT, /* inside true/false/null; `lit` says which and `litpos` where */
 };
 
 enum { CTX_NONE, CTX_KEY, CTX_OBJ_VALUE, CTX_ARR_VALUE };
 
 static bool is_space(unsigned char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
-static bool is_hex(unsigned char c) { return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f'); }
+static bool is_hex(unsigned char c)
+{
+	return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f');
+}
 
 static sl_err syntax(char msg[128], unsigned char c, const char *context)
 {
@@ -44,21 +59,21 @@ sl_err sl_json_scan(const char *p, size_t n, size_t *start, size_t *end, char ms
 	size_t i = 0;
 	bool began = false;
 
-#define PUSH(is_obj)                                                        \
-	do {                                                                \
-		if (depth >= SL_JSON_MAX_DEPTH)                             \
-			return syntax(msg, c, "exceeded max depth");        \
-		if (is_obj)                                                 \
-			stack[depth / 64] |= 1ull << (depth % 64);          \
-		else                                                        \
-			stack[depth / 64] &= ~(1ull << (depth % 64));       \
-		depth++;                                                    \
+#define PUSH(is_obj)                                                  \
+	do {                                                          \
+		if (depth >= SL_JSON_MAX_DEPTH)                       \
+			return syntax(msg, c, "exceeded max depth");  \
+		if (is_obj)                                           \
+			stack[depth / 64] |= 1ull << (depth % 64);    \
+		else                                                  \
+			stack[depth / 64] &= ~(1ull << (depth % 64)); \
+		depth++;                                              \
 	} while (0)
 #define TOP_IS_OBJ() ((stack[(depth - 1) / 64] >> ((depth - 1) % 64)) & 1)
 
 	for (; i < n; i++) {
 		unsigned char c = (unsigned char)p[i];
-	again:
+again:
 		switch (s) {
 		case ST_VALUE_OR_END:
 			if (is_space(c))
@@ -101,9 +116,21 @@ sl_err sl_json_scan(const char *p, size_t n, size_t *start, size_t *end, char ms
 			case '"': s = ST_STR; continue;
 			case '-': s = ST_NEG; continue;
 			case '0': s = ST_INT0; continue;
-			case 't': lit = 0; litpos = 1; s = ST_LIT; continue;
-			case 'f': lit = 1; litpos = 1; s = ST_LIT; continue;
-			case 'n': lit = 2; litpos = 1; s = ST_LIT; continue;
+			case 't':
+				lit = 0;
+				litpos = 1;
+				s = ST_LIT;
+				continue;
+			case 'f':
+				lit = 1;
+				litpos = 1;
+				s = ST_LIT;
+				continue;
+			case 'n':
+				lit = 2;
+				litpos = 1;
+				s = ST_LIT;
+				continue;
 			}
 			if (c >= '1' && c <= '9') {
 				s = ST_INT;
@@ -128,15 +155,21 @@ sl_err sl_json_scan(const char *p, size_t n, size_t *start, size_t *end, char ms
 			continue;
 		case ST_STR_ESC:
 			switch (c) {
-			case 'b': case 'f': case 'n': case 'r': case 't': case '\\': case '/': case '"':
-				s = ST_STR;
-				continue;
-			case 'u':
-				s = ST_STR_U1;
-				continue;
+			case 'b':
+			case 'f':
+			case 'n':
+			case 'r':
+			case 't':
+			case '\\':
+			case '/':
+			case '"': s = ST_STR; continue;
+			case 'u': s = ST_STR_U1; continue;
 			}
 			return syntax(msg, c, "in string escape code");
-		case ST_STR_U1: case ST_STR_U2: case ST_STR_U3: case ST_STR_U4:
+		case ST_STR_U1:
+		case ST_STR_U2:
+		case ST_STR_U3:
+		case ST_STR_U4:
 			if (!is_hex(c))
 				return syntax(msg, c, "in \\u hexadecimal character escape");
 			s = s == ST_STR_U4 ? ST_STR : s + 1;
@@ -202,7 +235,8 @@ sl_err sl_json_scan(const char *p, size_t n, size_t *start, size_t *end, char ms
 			const char *w = lits[lit];
 			if (c != (unsigned char)w[litpos]) {
 				char ctxmsg[48];
-				snprintf(ctxmsg, sizeof ctxmsg, "in literal %s (expecting '%c')", w, w[litpos]);
+				snprintf(ctxmsg, sizeof ctxmsg, "in literal %s (expecting '%c')", w,
+					 w[litpos]);
 				return syntax(msg, c, ctxmsg);
 			}
 			if (w[++litpos] == 0)
@@ -243,7 +277,7 @@ sl_err sl_json_scan(const char *p, size_t n, size_t *start, size_t *end, char ms
 			return syntax(msg, c, "after array element");
 		}
 		continue;
-	close_container:
+close_container:
 		depth--;
 		s = ST_AFTER_VALUE;
 		ctx = depth ? (TOP_IS_OBJ() ? CTX_OBJ_VALUE : CTX_ARR_VALUE) : CTX_NONE;
@@ -275,7 +309,8 @@ sl_jtype sl_json_type(sl_span v)
 	case '{': return SL_JT_OBJECT;
 	case '[': return SL_JT_ARRAY;
 	case '"': return SL_JT_STRING;
-	case 't': case 'f': return SL_JT_BOOL;
+	case 't':
+	case 'f': return SL_JT_BOOL;
 	case 'n': return SL_JT_NULL;
 	}
 	return SL_JT_NUMBER;
@@ -312,14 +347,21 @@ static size_t skip_value(const char *p, size_t n, size_t i)
 		}
 		switch (c) {
 		case '"': in_str = true; break;
-		case '{': case '[': depth++; break;
-		case '}': case ']':
+		case '{':
+		case '[': depth++; break;
+		case '}':
+		case ']':
 			if (depth == 0)
 				return i; /* a literal or number ends at its container's close */
 			if (--depth == 0)
 				return i + 1;
 			break;
-		case ',': case ' ': case '\t': case '\r': case '\n': case ':':
+		case ',':
+		case ' ':
+		case '\t':
+		case '\r':
+		case '\n':
+		case ':':
 			if (depth == 0)
 				return i;
 			break;
@@ -335,10 +377,7 @@ static size_t skip_ws(const char *p, size_t n, size_t i)
 	return i;
 }
 
-void sl_json_iter_init(sl_jiter *it, sl_span c)
-{
-	*it = (sl_jiter){ (const char *)c.p, c.len, 1 };
-}
+void sl_json_iter_init(sl_jiter *it, sl_span c) { *it = (sl_jiter){ (const char *)c.p, c.len, 1 }; }
 
 bool sl_json_arr_next(sl_jiter *it, sl_span *val)
 {
@@ -456,7 +495,8 @@ void sl_json_unquote(sl_span raw, sl_buf *out)
 					if (i + 6 <= n && s[i] == '\\' && s[i + 1] == 'u') {
 						uint32_t r2 = read_u4(s + i + 2);
 						if (r2 >= 0xdc00 && r2 < 0xe000) {
-							put_rune(out, 0x10000 + ((r - 0xd800) << 10) + (r2 - 0xdc00));
+							put_rune(out, 0x10000 + ((r - 0xd800) << 10) +
+									      (r2 - 0xdc00));
 							i += 6;
 							continue;
 						}

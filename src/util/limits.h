@@ -9,37 +9,37 @@
 #define SL_LIMITS_H
 
 /* HTTP server */
-#define SL_HTTP_MAX_BODY_DEFAULT (1u << 20)  /* request body, bytes (--http-max-body) */
+#define SL_HTTP_MAX_BODY_DEFAULT (1u << 20) /* request body, bytes (--http-max-body) */
 #define SL_HTTP_MAX_BODY_HARD (64u << 20)
 #define SL_HTTP_MAX_HEADER_BYTES (32u << 10) /* request line + headers per connection */
 #define SL_HTTP_MAX_CONNECTIONS 4096
-#define SL_HTTP_TIMEOUT_SECONDS 30           /* idle connection / slow request */
-#define SL_HTTP_MAX_RESPONSE (256u << 20)    /* a response body that grows past this fails */
+#define SL_HTTP_TIMEOUT_SECONDS 30	  /* idle connection / slow request */
+#define SL_HTTP_MAX_RESPONSE (256u << 20) /* a response body that grows past this fails */
 #define SL_HTTP_MAX_PATH 2048
-#define SL_HTTP_DRAIN_SECONDS 10           /* graceful shutdown: wait this long for requests in flight */
+#define SL_HTTP_DRAIN_SECONDS 10 /* graceful shutdown: wait this long for requests in flight */
 
 /* JSON */
-#define SL_JSON_MAX_DEPTH 10000              /* Go's encoding/json nesting limit */
+#define SL_JSON_MAX_DEPTH 10000 /* Go's encoding/json nesting limit */
 
 /* Node */
-#define SL_INDEX_MAX_RANGE 1024              /* numToFetch upper bound (spec 001 §4.2) */
-#define SL_ALIAS_MAX_LEN 512                 /* admin.alias (spec 001 §8) */
-#define SL_MAX_ALIASES 4096                  /* endpoint + chain aliases in total */
-#define SL_MAX_CONTAINER (2u << 20)          /* one container's bytes: p2p max message size */
+#define SL_INDEX_MAX_RANGE 1024	    /* numToFetch upper bound (spec 001 §4.2) */
+#define SL_ALIAS_MAX_LEN 512	    /* admin.alias (spec 001 §8) */
+#define SL_MAX_ALIASES 4096	    /* endpoint + chain aliases in total */
+#define SL_MAX_CONTAINER (2u << 20) /* one container's bytes: p2p max message size */
 #define SL_IMPORT_MAX_RECORD (SL_MAX_CONTAINER + 256)
 #define SL_MAX_PLUGINS 256
 #define SL_MAX_LOGGERS 64
 
 /* Codec (wire-formats.md §2) */
-#define SL_CODEC_MAX_SIZE (2u << 20)         /* max message size the codec accepts */
-#define SL_CODEC_MAX_STRING 0xffffu          /* uint16-prefixed strings */
-#define SL_CODEC_MAX_SLICE (1u << 20)        /* element count of any array */
+#define SL_CODEC_MAX_SIZE (2u << 20)  /* max message size the codec accepts */
+#define SL_CODEC_MAX_STRING 0xffffu   /* uint16-prefixed strings */
+#define SL_CODEC_MAX_SLICE (1u << 20) /* element count of any array */
 
 /* C-chain (coreth RLP) */
-#define SL_RLP_MAX_DEPTH 16                  /* RLP list nesting; our formats need 4 */
-#define SL_CORETH_MAX_TXS 65536              /* txs in one block (a 15M-gas block holds < 800) */
-#define SL_CORETH_MAX_UNCLES 16              /* coreth requires none; decode a few anyway */
-#define SL_EVM_MAX_LIST 65536                /* access-list entries, storage keys, blob hashes, authorizations */
+#define SL_RLP_MAX_DEPTH 16	/* RLP list nesting; our formats need 4 */
+#define SL_CORETH_MAX_TXS 65536 /* txs in one block (a 15M-gas block holds < 800) */
+#define SL_CORETH_MAX_UNCLES 16 /* coreth requires none; decode a few anyway */
+#define SL_EVM_MAX_LIST 65536	/* access-list entries, storage keys, blob hashes, authorizations */
 
 /* Follow */
 #define SL_FOLLOW_MAX_RESPONSE (SL_INDEX_MAX_RANGE * (2 * SL_MAX_CONTAINER + 512))

@@ -56,9 +56,9 @@ bool sl_level_parse(const char *s, size_t n, sl_level *out);
 bool sl_log_enabled(const sl_logger *l, sl_level v);
 void sl_log(sl_logger *l, sl_level v, const char *fmt, ...) SL_PRINTF(3, 4);
 
-#define SL_LOG(l, v, ...)                          \
-	do {                                       \
-		if (sl_log_enabled((l), (v)))      \
+#define SL_LOG(l, v, ...)                              \
+	do {                                           \
+		if (sl_log_enabled((l), (v)))          \
 			sl_log((l), (v), __VA_ARGS__); \
 	} while (0)
 

@@ -190,7 +190,8 @@ static SL_UNUSED bool subset(json_t *want, json_t *got, const char *path)
 	if (got && alt_equal(want, got))
 		return true;
 	if (!got || !json_equal(want, got)) {
-		char *a = json_dumps(want, JSON_ENCODE_ANY), *b = got ? json_dumps(got, JSON_ENCODE_ANY) : NULL;
+		char *a = json_dumps(want, JSON_ENCODE_ANY),
+		     *b = got ? json_dumps(got, JSON_ENCODE_ANY) : NULL;
 		fprintf(stderr, "%s: want %s got %s\n", path, a, b ? b : "(missing)");
 		free(a);
 		free(b);

@@ -48,8 +48,11 @@ static void test_vectors(void **state)
 			uint8_t tx[32], id[32];
 			const char *msg;
 			char mb[128];
-			assert_int_equal(sl_cb58_decode_id(vec_str(v, "txID"), strlen(vec_str(v, "txID")), tx, &msg, mb), SL_OK);
-			sl_avax_utxo_id(tx, (uint32_t)json_number_value(json_object_get(v, "outputIndex")), id);
+			assert_int_equal(sl_cb58_decode_id(vec_str(v, "txID"), strlen(vec_str(v, "txID")), tx,
+							   &msg, mb),
+					 SL_OK);
+			sl_avax_utxo_id(tx, (uint32_t)json_number_value(json_object_get(v, "outputIndex")),
+					id);
 			char got[64];
 			sl_cb58_id(got, id);
 			assert_string_equal(got, want);
@@ -78,10 +81,17 @@ static void test_hrp_and_rejects(void **state)
 	for (size_t i = 0; i < SL_ARRAY_LEN(ok); i++)
 		assert_int_equal(sl_bech32_decode(ok[i], strlen(ok[i]), hrp, out, sizeof out, &n), SL_OK);
 	/* invalid: mixed case, bad checksum, no separator, empty hrp, bad char, too long */
-	const char *bad[] = { "A12uEL5L", "a12uel5m", "pzry9x0s0muk", "1pzry9x0s0muk", "x1b4n0q5v",
-			      "an84characterslonghumanreadablepartthatcontainsthenumber1andtheexcludedcharactersbio1569pvx" };
+	const char *bad[] = {
+		"A12uEL5L",
+		"a12uel5m",
+		"pzry9x0s0muk",
+		"1pzry9x0s0muk",
+		"x1b4n0q5v",
+		"an84characterslonghumanreadablepartthatcontainsthenumber1andtheexcludedcharactersbio1569pvx"
+	};
 	for (size_t i = 0; i < SL_ARRAY_LEN(bad); i++)
-		assert_int_not_equal(sl_bech32_decode(bad[i], strlen(bad[i]), hrp, out, sizeof out, &n), SL_OK);
+		assert_int_not_equal(sl_bech32_decode(bad[i], strlen(bad[i]), hrp, out, sizeof out, &n),
+				     SL_OK);
 	char alias[8];
 	uint8_t a[20];
 	assert_int_not_equal(sl_addr_parse("X-avax1", 7, alias, sizeof alias, hrp, a), SL_OK);

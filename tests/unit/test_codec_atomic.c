@@ -38,28 +38,48 @@ static void fill(void)
 
 static void make_import(sl_atomic_tx *tx, sl_avax_in *in, sl_evm_output *out, sl_credential *cred)
 {
-	*in = (sl_avax_in){ .tx_id = utxo_tx, .output_index = 3, .asset_id = avax,
-			    .in = { .type_id = 5, .fx_type_id = 5, .amount = 1000000000, .sig = { 1, sigidx } } };
+	*in = (sl_avax_in){
+		.tx_id = utxo_tx,
+		.output_index = 3,
+		.asset_id = avax,
+		.in = { .type_id = 5, .fx_type_id = 5, .amount = 1000000000, .sig = { 1, sigidx } }
+	};
 	*out = (sl_evm_output){ .address = evm_addr, .amount = 999000000, .asset_id = avax };
 	*cred = (sl_credential){ .type_id = 9, .nsigs = 1, .sigs = sig };
-	*tx = (sl_atomic_tx){ .utx = { .type_id = SL_ATOMIC_IMPORT_TX, .network_id = 1, .blockchain_id = c_chain,
-				       .chain = x_chain, .nimported = 1, .imported = in, .nevm_outs = 1,
+	*tx = (sl_atomic_tx){ .utx = { .type_id = SL_ATOMIC_IMPORT_TX,
+				       .network_id = 1,
+				       .blockchain_id = c_chain,
+				       .chain = x_chain,
+				       .nimported = 1,
+				       .imported = in,
+				       .nevm_outs = 1,
 				       .evm_outs = out },
-			      .ncreds = 1, .creds = cred };
+			      .ncreds = 1,
+			      .creds = cred };
 }
 
 static void make_export(sl_atomic_tx *tx, sl_evm_input *in, sl_avax_out *out, sl_credential *cred)
 {
 	static uint8_t owner[20] = { 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20 };
 	*in = (sl_evm_input){ .address = evm_addr, .amount = 5000000, .asset_id = avax, .nonce = 7 };
-	*out = (sl_avax_out){ .asset_id = avax,
-			      .out = { .type_id = 7, .fx_type_id = 7, .amount = 4000000,
-				       .owners = { .locktime = 0, .threshold = 1, .naddrs = 1, .addrs = owner } } };
+	*out = (sl_avax_out){
+		.asset_id = avax,
+		.out = { .type_id = 7,
+			 .fx_type_id = 7,
+			 .amount = 4000000,
+			 .owners = { .locktime = 0, .threshold = 1, .naddrs = 1, .addrs = owner } }
+	};
 	*cred = (sl_credential){ .type_id = 9, .nsigs = 1, .sigs = sig };
-	*tx = (sl_atomic_tx){ .utx = { .type_id = SL_ATOMIC_EXPORT_TX, .network_id = 1, .blockchain_id = c_chain,
-				       .chain = x_chain, .nevm_ins = 1, .evm_ins = in, .nexported = 1,
+	*tx = (sl_atomic_tx){ .utx = { .type_id = SL_ATOMIC_EXPORT_TX,
+				       .network_id = 1,
+				       .blockchain_id = c_chain,
+				       .chain = x_chain,
+				       .nevm_ins = 1,
+				       .evm_ins = in,
+				       .nexported = 1,
 				       .exported = out },
-			      .ncreds = 1, .creds = cred };
+			      .ncreds = 1,
+			      .creds = cred };
 }
 
 static bool single_roundtrips(const uint8_t *p, size_t n)
@@ -101,7 +121,8 @@ static void test_single(void **state)
 	sl_buf_init(&b, 1u << 20);
 	assert_int_equal(sl_atomic_tx_encode(&b, &tx), SL_OK);
 	/* 2 version + 4 type + 4 net + 32 + 32 + (4 + 84 + 4) inputs + (4 + 60) outs + (4 + 4 + 4 + 65) creds */
-	assert_int_equal(b.len, 2 + 4 + 4 + 32 + 32 + 4 + 32 + 4 + 32 + 4 + 8 + 4 + 4 + 4 + 60 + 4 + 4 + 4 + 65);
+	assert_int_equal(b.len,
+			 2 + 4 + 4 + 32 + 32 + 4 + 32 + 4 + 32 + 4 + 8 + 4 + 4 + 4 + 60 + 4 + 4 + 4 + 65);
 
 	sl_arena a;
 	sl_arena_init(&a, ARENA_CAP);
@@ -188,7 +209,9 @@ static void test_batch(void **state)
 	assert_non_null(v);
 	json_t *exp = json_object_get(json_array_get(v, 1), "unsignedTx");
 	assert_non_null(json_object_get(exp, "destinationChain"));
-	assert_int_equal(json_integer_value(json_object_get(json_array_get(json_object_get(exp, "inputs"), 0), "nonce")), 7);
+	assert_int_equal(json_integer_value(
+				 json_object_get(json_array_get(json_object_get(exp, "inputs"), 0), "nonce")),
+			 7);
 	json_t *o = json_object_get(json_array_get(json_object_get(exp, "exportedOutputs"), 0), "output");
 	assert_string_equal(json_string_value(json_array_get(json_object_get(o, "addresses"), 0)),
 			    "C-avax1qypqxpq9qcrsszg2pvxq6rs0zqg3yyc52qphlp");

@@ -246,7 +246,8 @@ static void check_blocks(json_t *list, const char *kind)
 		if (ids) {
 			assert_int_equal(sl_pchain_block_tx_count(&blk), json_array_size(ids));
 			for (uint32_t j = 0; j < sl_pchain_block_tx_count(&blk); j++)
-				assert_id(sl_pchain_block_tx_at(&blk, j)->id, json_string_value(json_array_get(ids, j)));
+				assert_id(sl_pchain_block_tx_at(&blk, j)->id,
+					  json_string_value(json_array_get(ids, j)));
 		}
 
 		/* decoded fields through the JSON view */

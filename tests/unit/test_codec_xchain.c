@@ -44,7 +44,8 @@ static bool tx_roundtrips(const uint8_t *p, size_t n)
 	if (sl_xchain_tx_decode(&a, p, n, &tx, NULL) == SL_OK) {
 		sl_buf b;
 		sl_buf_init(&b, 4u << 20);
-		ok = sl_xchain_tx_encode(&b, &tx) == SL_OK && b.len == n && memcmp(b.p, p, n) == 0 && json_ok_tx(&tx);
+		ok = sl_xchain_tx_encode(&b, &tx) == SL_OK && b.len == n && memcmp(b.p, p, n) == 0 &&
+		     json_ok_tx(&tx);
 		sl_buf_release(&b);
 	}
 	sl_arena_release(&a);
@@ -105,7 +106,8 @@ static void check_tx_fields(const sl_xchain_tx *tx, json_t *dec, const char *wha
 	assert_int_equal(json_array_size(wc), json_array_size(gc));
 	for (size_t i = 0; i < json_array_size(wc); i++)
 		assert_true(json_equal(json_object_get(json_array_get(wc, i), "signatures"),
-				       json_object_get(json_object_get(json_array_get(gc, i), "credential"), "signatures")));
+				       json_object_get(json_object_get(json_array_get(gc, i), "credential"),
+						       "signatures")));
 	json_decref(got);
 	sl_buf_release(&j);
 }
@@ -173,19 +175,22 @@ static void test_block_and_vertices(void **state)
 			assert_int_equal(sl_xchain_block_decode(&a, p, n, &blk, NULL), SL_OK);
 			assert_id(blk.id, vec_str(exp, "id"));
 			assert_id(blk.parent_id, vec_str(exp, "parentID"));
-			assert_int_equal(blk.height, (uint64_t)json_number_value(json_object_get(exp, "height")));
+			assert_int_equal(blk.height,
+					 (uint64_t)json_number_value(json_object_get(exp, "height")));
 			assert_int_equal(blk.time, (uint64_t)json_number_value(json_object_get(exp, "time")));
 			assert_int_equal(blk.ntxs, json_array_size(ids));
 			for (uint32_t k = 0; k < blk.ntxs; k++) {
 				assert_id(blk.txs[k].id, json_string_value(json_array_get(ids, k)));
-				check_tx_fields(&blk.txs[k], json_array_get(json_object_get(dec, "txs"), k), "block tx");
+				check_tx_fields(&blk.txs[k], json_array_get(json_object_get(dec, "txs"), k),
+						"block tx");
 			}
 			assert_int_equal(sl_xchain_block_encode(&b, &blk), SL_OK);
 		} else {
 			sl_xchain_vertex vx;
 			assert_int_equal(sl_xchain_vertex_decode(&a, p, n, &vx, NULL), SL_OK);
 			assert_id(vx.id, vec_str(exp, "id"));
-			assert_int_equal(vx.height, (uint64_t)json_number_value(json_object_get(exp, "height")));
+			assert_int_equal(vx.height,
+					 (uint64_t)json_number_value(json_object_get(exp, "height")));
 			assert_int_equal(vx.ntxs, json_array_size(ids));
 			for (uint32_t k = 0; k < vx.ntxs; k++)
 				assert_id(vx.txs[k].id, json_string_value(json_array_get(ids, k)));

@@ -75,7 +75,8 @@ typedef struct sink {
 	uint64_t count;
 } sink;
 
-static sl_err sink_fn(void *ctx, sl_ikind kind, const uint8_t id[32], int64_t ts_ns, const uint8_t *bytes, size_t len)
+static sl_err sink_fn(void *ctx, sl_ikind kind, const uint8_t id[32], int64_t ts_ns, const uint8_t *bytes,
+		      size_t len)
 {
 	sink *s = ctx;
 	uint8_t buf[64 + 1];
@@ -149,7 +150,12 @@ static void led_add(ledger *l, const uint8_t tx_id[32], uint32_t index, uint64_t
 	sl_avax_utxo_id(tx_id, index, key);
 	lu *u = led_slot(l, key);
 	assert_false(u->used); /* never the same UTXO twice */
-	*u = (lu){ .used = true, .amount = amount, .lock = lock, .locktime = locktime, .threshold = threshold, .n = n };
+	*u = (lu){ .used = true,
+		   .amount = amount,
+		   .lock = lock,
+		   .locktime = locktime,
+		   .threshold = threshold,
+		   .n = n };
 	memcpy(u->key, key, 32);
 	assert_true(n <= DN_MAX_OWNERS);
 	if (n)
@@ -178,8 +184,8 @@ typedef struct rstaker {
 	uint8_t tx_id[32], node[20];
 	bool validator, active, genesis;
 	bool pending, permissioned, was_pending;
-	uint32_t prio;          /* avalanchego's pending priority: validator 2, delegator 3, subnet 6 */
-	uint64_t accepted;      /* its tx's block time */
+	uint32_t prio;	   /* avalanchego's pending priority: validator 2, delegator 3, subnet 6 */
+	uint64_t accepted; /* its tx's block time */
 	uint64_t start, end, weight, potential, accrued;
 	uint32_t shares, nouts, nstake;
 	uint64_t stake_amt[4], stake_lock[4];
@@ -243,8 +249,8 @@ static bool known_key(const dn_world *w, const uint8_t addr[20])
 }
 
 /* The credential signs `hash` with the owners at sigIndices. */
-static void check_sigs(const uint8_t hash[32], const sl_sigidx *sig, const sl_credential *c, uint32_t threshold,
-		       uint32_t n, const uint8_t (*addrs)[20])
+static void check_sigs(const uint8_t hash[32], const sl_sigidx *sig, const sl_credential *c,
+		       uint32_t threshold, uint32_t n, const uint8_t (*addrs)[20])
 {
 	assert_int_equal(sig->n, threshold);
 	assert_int_equal(c->nsigs, sig->n);
@@ -304,7 +310,10 @@ static rl1 *l1_by_vid(replay *r, const uint8_t vid[32])
 	return NULL;
 }
 
-static int raw_cmp(const void *a, const void *b) { return memcmp((*(rl1 *const *)a)->raw, (*(rl1 *const *)b)->raw, 96); }
+static int raw_cmp(const void *a, const void *b)
+{
+	return memcmp((*(rl1 *const *)a)->raw, (*(rl1 *const *)b)->raw, 96);
+}
 
 /* A warp message from an L1's manager: the aggregate of the set bits' keys verifies; returns the L1 payload. */
 static sl_span check_warp(replay *r, sl_span bytes, uint64_t t, const uint8_t **subnet_out)
@@ -319,8 +328,9 @@ static sl_span check_warp(replay *r, sl_span bytes, uint64_t t, const uint8_t **
 	/* The source chain is the manager chain of exactly one L1; its validators sign. */
 	sl_warp_l1_msg lm;
 	assert_int_equal(sl_warp_l1_decode(pl.payload.p, pl.payload.len, &lm, NULL), SL_OK);
-	const uint8_t *subnet = lm.type == SL_WARP_L1_REGISTER_VALIDATOR ? lm.subnet_id.p
-									  : l1_by_vid(r, lm.validation_id.p)->subnet;
+	const uint8_t *subnet = lm.type == SL_WARP_L1_REGISTER_VALIDATOR
+					? lm.subnet_id.p
+					: l1_by_vid(r, lm.validation_id.p)->subnet;
 	rl1 *set[64];
 	size_t n = 0;
 	uint64_t total = 0, signed_w = 0;
@@ -418,8 +428,9 @@ static void add_outs(replay *r, const uint8_t tx_id[32], const sl_avax_out *outs
 		const sl_output *o = &outs[i].out;
 		assert_memory_equal(outs[i].asset_id, r->w->avax, 32);
 		owner ow = owner_of(&o->owners);
-		led_add(&r->led, tx_id, first + i, o->amount, o->type_id == SL_T_STAKEABLE_LOCK_OUT ? o->lock_locktime : 0,
-			o->owners.locktime, ow.threshold, ow.n, &ow.addrs[0][0]);
+		led_add(&r->led, tx_id, first + i, o->amount,
+			o->type_id == SL_T_STAKEABLE_LOCK_OUT ? o->lock_locktime : 0, o->owners.locktime,
+			ow.threshold, ow.n, &ow.addrs[0][0]);
 	}
 }
 
@@ -432,8 +443,8 @@ static void led_add_owner(replay *r, const uint8_t tx_id[32], uint32_t index, ui
 static const dn_reward_config *rc(const dn_world *w)
 {
 	static dn_reward_config c;
-	c = (dn_reward_config){ w->params.max_consumption_rate, w->params.min_consumption_rate, w->params.minting_period,
-				w->params.supply_cap };
+	c = (dn_reward_config){ w->params.max_consumption_rate, w->params.min_consumption_rate,
+				w->params.minting_period, w->params.supply_cap };
 	return &c;
 }
 
@@ -475,7 +486,8 @@ static void replay_tx(replay *r, const sl_pchain_tx *tx, uint64_t t)
 			assert_false(e->spent);
 			assert_true(e->locktime <= t);
 			assert_int_equal(x->in.amount, e->amount);
-			assert_int_equal(x->in.type_id == SL_T_STAKEABLE_LOCK_IN ? x->in.lock_locktime : 0, e->lock);
+			assert_int_equal(x->in.type_id == SL_T_STAKEABLE_LOCK_IN ? x->in.lock_locktime : 0,
+					 e->lock);
 			if (e->lock > t) /* still locked: only staking may spend it */
 				assert_true(u->type_id == SL_P_ADD_PERMISSIONLESS_VALIDATOR_TX ||
 					    u->type_id == SL_P_ADD_PERMISSIONLESS_DELEGATOR_TX);
@@ -518,14 +530,26 @@ static void replay_tx(replay *r, const sl_pchain_tx *tx, uint64_t t)
 		assert_int_equal(staked, u->weight);
 		assert_true(r->nst < SL_ARRAY_LEN(r->st));
 		rstaker *s = &r->st[r->nst];
-		*s = (rstaker){ .validator = val, .active = !pending, .pending = pending, .was_pending = pending,
-				.prio = val ? 2 : 3, .accepted = t, .start = u->start, .end = u->end, .weight = u->weight,
-				.shares = u->shares, .nouts = u->base.nouts, .nstake = u->nstake, .val = -1 };
+		*s = (rstaker){ .validator = val,
+				.active = !pending,
+				.pending = pending,
+				.was_pending = pending,
+				.prio = val ? 2 : 3,
+				.accepted = t,
+				.start = u->start,
+				.end = u->end,
+				.weight = u->weight,
+				.shares = u->shares,
+				.nouts = u->base.nouts,
+				.nstake = u->nstake,
+				.val = -1 };
 		memcpy(s->tx_id, tx->id, 32);
 		memcpy(s->node, u->node_id, 20);
 		for (uint32_t i = 0; i < u->nstake && i < 4; i++) {
 			s->stake_amt[i] = u->stake[i].out.amount;
-			s->stake_lock[i] = u->stake[i].out.type_id == SL_T_STAKEABLE_LOCK_OUT ? u->stake[i].out.lock_locktime : 0;
+			s->stake_lock[i] = u->stake[i].out.type_id == SL_T_STAKEABLE_LOCK_OUT
+						   ? u->stake[i].out.lock_locktime
+						   : 0;
 			s->stake_owner[i] = owner_of(&u->stake[i].out.owners);
 		}
 		s->rewards = owner_of(&u->rewards_owner);
@@ -585,7 +609,8 @@ static void replay_tx(replay *r, const sl_pchain_tx *tx, uint64_t t)
 			json_error_t je;
 			json_t *g = json_loadb((const char *)u->genesis.p, u->genesis.len, 0, &je);
 			assert_non_null(g);
-			assert_true(json_is_integer(json_object_get(json_object_get(g, "config"), "chainId")));
+			assert_true(
+				json_is_integer(json_object_get(json_object_get(g, "config"), "chainId")));
 			assert_non_null(json_object_get(json_object_get(g, "config"), "feeConfig"));
 			assert_true(json_object_size(json_object_get(g, "alloc")) > 0);
 			json_decref(g);
@@ -604,8 +629,15 @@ static void replay_tx(replay *r, const sl_pchain_tx *tx, uint64_t t)
 			if (pending) { /* kept only to check when it starts */
 				assert_true(r->nst < SL_ARRAY_LEN(r->st));
 				rstaker *x = &r->st[r->nst++];
-				*x = (rstaker){ .validator = true, .permissioned = true, .pending = true, .was_pending = true,
-						.prio = 6, .accepted = t, .start = u->start, .end = u->end, .val = -1 };
+				*x = (rstaker){ .validator = true,
+						.permissioned = true,
+						.pending = true,
+						.was_pending = true,
+						.prio = 6,
+						.accepted = t,
+						.start = u->start,
+						.end = u->end,
+						.val = -1 };
 				memcpy(x->tx_id, tx->id, 32);
 				memcpy(x->node, u->node_id, 20);
 			}
@@ -615,9 +647,12 @@ static void replay_tx(replay *r, const sl_pchain_tx *tx, uint64_t t)
 			for (uint32_t i = 0; i < u->nvalidators; i++) {
 				const sl_l1_validator *lv = &u->validators[i];
 				if (i)
-					assert_true(memcmp(u->validators[i - 1].node_id.p, lv->node_id.p, 20) < 0);
+					assert_true(memcmp(u->validators[i - 1].node_id.p, lv->node_id.p,
+							   20) < 0);
 				rl1 *x = &r->l1[r->nl1++];
-				*x = (rl1){ .weight = lv->weight, .deposit = lv->balance, .since = t,
+				*x = (rl1){ .weight = lv->weight,
+					    .deposit = lv->balance,
+					    .since = t,
 					    .remaining = powner_of(&lv->remaining_balance_owner),
 					    .disable = powner_of(&lv->deactivation_owner) };
 				sl_pchain_l1_validation_id(u->subnet_id, i, x->vid);
@@ -642,9 +677,11 @@ static void replay_tx(replay *r, const sl_pchain_tx *tx, uint64_t t)
 		memcpy(x->vid, lm.id, 32);
 		memcpy(x->subnet, subnet, 32);
 		memcpy(x->node, lm.node_id.p, 20);
-		sl_pchain_owner ro = { lm.remaining_balance_owner.threshold, lm.remaining_balance_owner.naddrs,
+		sl_pchain_owner ro = { lm.remaining_balance_owner.threshold,
+				       lm.remaining_balance_owner.naddrs,
 				       lm.remaining_balance_owner.addrs.p };
-		sl_pchain_owner dw = { lm.disable_owner.threshold, lm.disable_owner.naddrs, lm.disable_owner.addrs.p };
+		sl_pchain_owner dw = { lm.disable_owner.threshold, lm.disable_owner.naddrs,
+				       lm.disable_owner.addrs.p };
 		x->remaining = powner_of(&ro);
 		x->disable = powner_of(&dw);
 		check_pop(lm.bls_public_key.p, u->pop, &x->pk);
@@ -690,7 +727,8 @@ static void replay_tx(replay *r, const sl_pchain_tx *tx, uint64_t t)
 		break;
 	}
 	case SL_P_EXPORT_TX: {
-		assert_true(!memcmp(u->chain, w->chain[DN_X].id, 32) || !memcmp(u->chain, w->chain[DN_C].id, 32));
+		assert_true(!memcmp(u->chain, w->chain[DN_X].id, 32) ||
+			    !memcmp(u->chain, w->chain[DN_C].id, 32));
 		/* in the destination's shared memory at len(outs) + i, accepted with this block */
 		int dst = !memcmp(u->chain, w->chain[DN_X].id, 32) ? DN_X : DN_C;
 		for (uint32_t i = 0; i < u->nexported; i++) {
@@ -702,7 +740,8 @@ static void replay_tx(replay *r, const sl_pchain_tx *tx, uint64_t t)
 		break;
 	}
 	case SL_P_IMPORT_TX: {
-		assert_true(!memcmp(u->chain, w->chain[DN_X].id, 32) || !memcmp(u->chain, w->chain[DN_C].id, 32));
+		assert_true(!memcmp(u->chain, w->chain[DN_X].id, 32) ||
+			    !memcmp(u->chain, w->chain[DN_C].id, 32));
 		assert_true(u->nimported > 0);
 		/* exports of an earlier second only (this small history never compacts shared memory) */
 		int src = !memcmp(u->chain, w->chain[DN_X].id, 32) ? DN_X : DN_C;
@@ -716,10 +755,8 @@ static void replay_tx(replay *r, const sl_pchain_tx *tx, uint64_t t)
 		}
 		break;
 	}
-	case SL_P_BASE_TX:
-		break;
-	default:
-		fail_msg("unexpected tx type %u", u->type_id);
+	case SL_P_BASE_TX: break;
+	default: fail_msg("unexpected tx type %u", u->type_id);
 	}
 	if (u->has_base)
 		assert_true(in == out + fee_of(u->type_id) + burn);
@@ -773,7 +810,8 @@ static void replay_option(replay *r, bool commit)
 	rstaker *s = &r->st[r->pending_reward];
 	r->pending_reward = -1;
 	for (uint32_t i = 0; i < s->nstake; i++)
-		led_add_owner(r, s->tx_id, s->nouts + i, s->stake_amt[i], s->stake_lock[i], &s->stake_owner[i]);
+		led_add_owner(r, s->tx_id, s->nouts + i, s->stake_amt[i], s->stake_lock[i],
+			      &s->stake_owner[i]);
 	uint32_t at = s->nouts + s->nstake;
 	if (s->validator) {
 		if (commit && s->potential)
@@ -1005,7 +1043,8 @@ static void replay_history(replay *r, const sink *snk)
 		case SL_P_BANFF_STANDARD_BLOCK:
 		case SL_P_BANFF_PROPOSAL_BLOCK:
 			if (b.type_id == SL_P_BANFF_PROPOSAL_BLOCK && b.time < w->params.durango_time)
-				assert_int_equal(b.ntxs, 0); /* the builder packs other txs with it from Durango */
+				assert_int_equal(b.ntxs,
+						 0); /* the builder packs other txs with it from Durango */
 			for (uint32_t k = 0; k < sl_pchain_block_tx_count(&b); k++)
 				replay_tx(r, sl_pchain_block_tx_at(&b, k), b.time);
 			if (b.type_id == SL_P_BANFF_PROPOSAL_BLOCK)
@@ -1018,8 +1057,7 @@ static void replay_history(replay *r, const sink *snk)
 			replay_option(r, b.type_id == SL_P_BANFF_COMMIT_BLOCK);
 			expect_option = false;
 			break;
-		default:
-			fail_msg("unexpected block type %u", b.type_id);
+		default: fail_msg("unexpected block type %u", b.type_id);
 		}
 		sl_arena_release(&a);
 	}
@@ -1075,8 +1113,9 @@ static size_t check_manifest_stakers(replay *r, json_t *pm)
 				assert_true(from < start);
 				if (from < w->params.durango_time && start > w->params.durango_time) {
 					at_durango++;
-					val_at_durango += !strcmp(json_string_value(json_object_get(v, "txType")),
-								  "AddPermissionlessValidatorTx");
+					val_at_durango +=
+						!strcmp(json_string_value(json_object_get(v, "txType")),
+							"AddPermissionlessValidatorTx");
 				}
 			}
 			if (!strcmp(status, "pending"))
@@ -1139,11 +1178,22 @@ static void test_history_replays(void **state)
 
 	/* Every type of the mix, with realistic weight on transfers and staking. */
 	static const uint32_t must[] = {
-		SL_P_BASE_TX, SL_P_ADD_PERMISSIONLESS_VALIDATOR_TX, SL_P_ADD_PERMISSIONLESS_DELEGATOR_TX,
-		SL_P_REWARD_VALIDATOR_TX, SL_P_EXPORT_TX, SL_P_IMPORT_TX, SL_P_CREATE_SUBNET_TX, SL_P_CREATE_CHAIN_TX,
-		SL_P_ADD_SUBNET_VALIDATOR_TX, SL_P_REMOVE_SUBNET_VALIDATOR_TX, SL_P_TRANSFER_SUBNET_OWNERSHIP_TX,
-		SL_P_CONVERT_SUBNET_TO_L1_TX, SL_P_REGISTER_L1_VALIDATOR_TX, SL_P_SET_L1_VALIDATOR_WEIGHT_TX,
-		SL_P_INCREASE_L1_VALIDATOR_BALANCE_TX, SL_P_DISABLE_L1_VALIDATOR_TX,
+		SL_P_BASE_TX,
+		SL_P_ADD_PERMISSIONLESS_VALIDATOR_TX,
+		SL_P_ADD_PERMISSIONLESS_DELEGATOR_TX,
+		SL_P_REWARD_VALIDATOR_TX,
+		SL_P_EXPORT_TX,
+		SL_P_IMPORT_TX,
+		SL_P_CREATE_SUBNET_TX,
+		SL_P_CREATE_CHAIN_TX,
+		SL_P_ADD_SUBNET_VALIDATOR_TX,
+		SL_P_REMOVE_SUBNET_VALIDATOR_TX,
+		SL_P_TRANSFER_SUBNET_OWNERSHIP_TX,
+		SL_P_CONVERT_SUBNET_TO_L1_TX,
+		SL_P_REGISTER_L1_VALIDATOR_TX,
+		SL_P_SET_L1_VALIDATOR_WEIGHT_TX,
+		SL_P_INCREASE_L1_VALIDATOR_BALANCE_TX,
+		SL_P_DISABLE_L1_VALIDATOR_TX,
 	};
 	for (size_t i = 0; i < SL_ARRAY_LEN(must); i++)
 		if (!r->counts[must[i]])
@@ -1238,7 +1288,8 @@ static void test_pending_at_the_end(void **state)
 		json_array_foreach(json_object_get(pm, lists[l]), i, v)
 		{
 			const char *st = json_string_value(json_object_get(v, "validationStatus"));
-			bool primary = strcmp(json_string_value(json_object_get(v, "txType")), "AddSubnetValidatorTx");
+			bool primary = strcmp(json_string_value(json_object_get(v, "txType")),
+					      "AddSubnetValidatorTx");
 			if (primary && (!strcmp(st, "pending") || !strcmp(st, "active")))
 				staked_want += u64_of_json(json_object_get(v, "weight"));
 			if (strcmp(st, "pending"))

@@ -89,7 +89,8 @@ static void test_vectors(void **state)
 	int ncalc = 0, nsplit = 0;
 	sl_json_iter_init(&it, get(root, "calculate_cases"));
 	while (sl_json_arr_next(&it, &v)) {
-		uint64_t got = dn_reward_calculate(&mainnet, num(v, "stakedDuration_seconds"), num(v, "stakedAmount_nAVAX"),
+		uint64_t got = dn_reward_calculate(&mainnet, num(v, "stakedDuration_seconds"),
+						   num(v, "stakedAmount_nAVAX"),
 						   num(v, "currentSupply_nAVAX"));
 		assert_int_equal(got, num(v, "expectedReward_nAVAX"));
 		ncalc++;

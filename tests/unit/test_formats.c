@@ -38,7 +38,8 @@ static void test_cb58(void **state)
 	assert_string_equal(msg, "base58 decoding error: high-bit set on invalid digit");
 	assert_int_not_equal(sl_cb58_decode_id("X", 1, out, &msg, mb), SL_OK);
 	assert_string_equal(msg, "input string is smaller than the checksum size");
-	assert_int_not_equal(sl_cb58_decode_id("11111111111111111111111111111111LpoYZ", 37, out, &msg, mb), SL_OK);
+	assert_int_not_equal(sl_cb58_decode_id("11111111111111111111111111111111LpoYZ", 37, out, &msg, mb),
+			     SL_OK);
 	assert_string_equal(msg, "invalid input checksum");
 	/* A valid checksum over 20 bytes: the length error. */
 	sl_buf b;
@@ -71,7 +72,8 @@ static void test_hex_checksum(void **state)
 	/* The vectors of avalanchego's utils/formatting/encoding_test.go. */
 	hex_is(NULL, 0, "0x7852b855");
 	hex_is((const uint8_t[]){ 0 }, 1, "0x0017afa01d");
-	hex_is((const uint8_t[]){ 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 255 }, 11, "0x00010203040506070809ff4482539c");
+	hex_is((const uint8_t[]){ 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 255 }, 11,
+	       "0x00010203040506070809ff4482539c");
 	uint8_t out[8];
 	size_t len;
 	const char *msg;
@@ -147,8 +149,9 @@ static void test_json_writer(void **state)
 	sl_jw_hex(&w, (const uint8_t *)"\x01\xab", 2);
 	sl_jw_obj_end(&w);
 	assert_int_equal(b.err, SL_OK);
-	assert_string_equal(sl_buf_str(&b), "{\"s\":\"\\u003ca\\u0026b\\u003e\\\"\\\\\\n\\u0001\\u2028\\ufffd\","
-					    "\"n\":\"18446744073709551615\",\"a\":[-5,true,null,[]],\"h\":\"0x01ab\"}");
+	assert_string_equal(sl_buf_str(&b),
+			    "{\"s\":\"\\u003ca\\u0026b\\u003e\\\"\\\\\\n\\u0001\\u2028\\ufffd\","
+			    "\"n\":\"18446744073709551615\",\"a\":[-5,true,null,[]],\"h\":\"0x01ab\"}");
 	sl_buf_release(&b);
 
 	/* A buffer past its max fails sticky and stays a valid C string. */
@@ -164,8 +167,8 @@ static void test_json_writer(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_cb58),       cmocka_unit_test(test_hex_checksum),
-		cmocka_unit_test(test_time),       cmocka_unit_test(test_path_clean),
+		cmocka_unit_test(test_cb58),	    cmocka_unit_test(test_hex_checksum),
+		cmocka_unit_test(test_time),	    cmocka_unit_test(test_path_clean),
 		cmocka_unit_test(test_json_writer),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

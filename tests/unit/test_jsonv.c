@@ -102,9 +102,9 @@ static void test_unquote(void **state)
 	unquote_is("\"a\\n\\t\\\"\\\\\\/b\"", "a\n\t\"\\/b");
 	unquote_is("\"\\u0041\\u00e9\"", "A\xc3\xa9");
 	unquote_is("\"\\ud83d\\ude00\"", "\xf0\x9f\x98\x80");
-	unquote_is("\"\\ud83d x\"", "\xef\xbf\xbd x");    /* lone high surrogate */
-	unquote_is("\"\\ude00\"", "\xef\xbf\xbd");        /* lone low surrogate */
-	unquote_is("\"\xff\"", "\xef\xbf\xbd");           /* invalid UTF-8 */
+	unquote_is("\"\\ud83d x\"", "\xef\xbf\xbd x"); /* lone high surrogate */
+	unquote_is("\"\\ude00\"", "\xef\xbf\xbd");     /* lone low surrogate */
+	unquote_is("\"\xff\"", "\xef\xbf\xbd");	       /* invalid UTF-8 */
 	unquote_is("\"\xc3\xa9\"", "\xc3\xa9");
 }
 
@@ -119,7 +119,7 @@ static void test_compact_and_keys(void **state)
 	assert_true(sl_json_key_match("jsonRPC", 7, "jsonrpc"));
 	assert_false(sl_json_key_match("ids", 3, "id"));
 	assert_true(sl_json_key_match("\xc5\xbftartIndex", 11, "startIndex")); /* U+017F folds to s */
-	assert_true(sl_json_key_match("\xe2\x84\xaa", 3, "k"));                 /* Kelvin sign */
+	assert_true(sl_json_key_match("\xe2\x84\xaa", 3, "k"));		       /* Kelvin sign */
 
 	sl_jiter it;
 	sl_span k, v;
@@ -148,8 +148,11 @@ static void test_compact_and_keys(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_scan_errors), cmocka_unit_test(test_scan_ok), cmocka_unit_test(test_depth),
-		cmocka_unit_test(test_unquote),     cmocka_unit_test(test_compact_and_keys),
+		cmocka_unit_test(test_scan_errors),
+		cmocka_unit_test(test_scan_ok),
+		cmocka_unit_test(test_depth),
+		cmocka_unit_test(test_unquote),
+		cmocka_unit_test(test_compact_and_keys),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

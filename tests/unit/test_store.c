@@ -90,6 +90,7 @@ static void test_kinds(void **state)
 
 int main(void)
 {
-	const struct CMUnitTest tests[] = { cmocka_unit_test(test_append_and_read), cmocka_unit_test(test_kinds) };
+	const struct CMUnitTest tests[] = { cmocka_unit_test(test_append_and_read),
+					    cmocka_unit_test(test_kinds) };
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
