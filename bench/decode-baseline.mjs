@@ -6,7 +6,7 @@
 //
 // --make-set writes a large mixed set of containers: every P-chain tx and
 // block, X-chain tx and block, coreth block and warp message of the shared
-// vectors (../shared/vectors beside the repository, or $SNOWLINE_VECTORS), the txs
+// vectors (tests/vectors, or $SNOWLINE_VECTORS), the txs
 // @avalabs/avalanchejs builds for every P- and X-chain type
 // (tests/e2e/ajs-txs.mjs), and proposervm blocks wrapping the P, X and C
 // blocks; replicated round-robin to --count records. A record is
@@ -26,7 +26,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { buildAll, ajsUnpack } from '../tests/e2e/ajs-txs.mjs';
 
-const VECTORS = process.env.SNOWLINE_VECTORS || new URL('../../shared/vectors', import.meta.url).pathname;
+const VECTORS = process.env.SNOWLINE_VECTORS || new URL('../tests/vectors', import.meta.url).pathname;
 const vec = (f) => JSON.parse(readFileSync(`${VECTORS}/${f}`, 'utf8'));
 const hexb = (h) => Buffer.from(h, 'hex');
 

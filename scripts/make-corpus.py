@@ -3,7 +3,7 @@
 from the shared test vectors. Each seed is the raw bytes of one vector,
 named by the first 16 hex digits of its sha256. Re-running is idempotent.
 
-usage: scripts/make-corpus.py [VECTORS_DIR]   (default ../shared/vectors)
+usage: scripts/make-corpus.py [VECTORS_DIR]   (default tests/vectors)
 """
 import hashlib
 import json
@@ -12,7 +12,7 @@ import struct
 import sys
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-vec = sys.argv[1] if len(sys.argv) > 1 else os.path.join(root, "..", "shared", "vectors")
+vec = sys.argv[1] if len(sys.argv) > 1 else os.path.join(root, "tests", "vectors")
 
 
 def load(name):

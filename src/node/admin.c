@@ -1,7 +1,7 @@
 /*
  * admin.c — the `admin` service at /ext/admin (only with --api-admin-enabled).
  *
- * Behaviour and error texts: ../shared/reference/node-rpc.md §5. Profiles go
+ * Behaviour and error texts: docs/reference/node-rpc.md §5. Profiles go
  * to --profile-dir: cpu.profile (gperftools CPU profiler, read it with
  * `google-pprof --text snowline cpu.profile`), mem.profile (tcmalloc heap
  * profile in release builds), lock.profile (contention of our own locks).

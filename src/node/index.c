@@ -2,7 +2,7 @@
  * index.c — the `index` service, one instance per index path
  * (/ext/index/{P/block,C/block,X/tx,X/block,X/vtx}).
  *
- * Behaviour and error texts: ../shared/reference/node-rpc.md §4. Where spec
+ * Behaviour and error texts: docs/reference/node-rpc.md §4. Where spec
  * 001 says otherwise (getContainerRange returns an array, numToFetch 0 is an
  * empty result) the spec wins, and `compat = upstream` gives avalanchego's.
  */

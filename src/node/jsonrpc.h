@@ -5,7 +5,7 @@
  * The order of checks, every error text, the echo of `id` as compacted raw
  * JSON, notifications (no id, or id null: the method runs, the body is
  * empty), case-insensitive keys, and params given as an object or as a
- * one-element array: see docs/node.md and ../shared/reference/node-rpc.md §2.
+ * one-element array: see docs/node.md and docs/reference/node-rpc.md §2.
  *
  * A service is a table of methods; a method declares its arguments as a
  * table of (JSON name, type) and receives them decoded with avalanchego's

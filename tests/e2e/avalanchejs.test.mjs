@@ -23,7 +23,7 @@ import { utils } from '@avalabs/avalanchejs';
 import { BIN } from './lib.mjs';
 import { buildAll, ajsParse, fmtAddr, hex, cb58, sha256, address, address2, blsPublicKey, blsPop } from './ajs-txs.mjs';
 
-const VECTORS = process.env.SNOWLINE_VECTORS || new URL('../../../shared/vectors', import.meta.url).pathname;
+const VECTORS = process.env.SNOWLINE_VECTORS || new URL('../vectors', import.meta.url).pathname;
 const vectors = (f) => JSON.parse(readFileSync(`${VECTORS}/${f}`, 'utf8'));
 
 // Numbers above 2^53 as strings, so amounts compare exactly.

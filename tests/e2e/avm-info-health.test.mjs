@@ -19,7 +19,7 @@ const ZERO_ID = '11111111111111111111111111111111LpoYY';
 const X_PATHS = (id) => ['/ext/bc/X', '/ext/X', '/ext/avm', '/ext/bc/avm', `/ext/bc/${id}`];
 
 // Real X-chain transactions from the shared vectors, plus a few opaque ones.
-const vectors = JSON.parse(readFileSync(new URL('../../../shared/vectors/xchain-txs.json', import.meta.url), 'utf8'));
+const vectors = JSON.parse(readFileSync(new URL('../vectors/xchain-txs.json', import.meta.url), 'utf8'));
 const realTxs = vectors.txs.filter((t) => t.kind === 'xchain.signed_tx').slice(0, 6);
 const txs = [
   ...realTxs.map((t) => ({ kind: 'X/tx', bytes: Buffer.from(t.hex, 'hex'), txID: t.expected.txID, decoded: t.decoded })),

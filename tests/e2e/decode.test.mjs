@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { BIN } from './lib.mjs';
 
-const VECTORS = process.env.SNOWLINE_VECTORS || new URL('../../../shared/vectors', import.meta.url).pathname;
+const VECTORS = process.env.SNOWLINE_VECTORS || new URL('../vectors', import.meta.url).pathname;
 const vectors = (f) => JSON.parse(readFileSync(`${VECTORS}/${f}`, 'utf8'));
 
 function run(args) {

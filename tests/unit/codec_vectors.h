@@ -1,6 +1,6 @@
 /*
  * codec_vectors.h — helpers the codec unit tests share: load a vector file
- * from ../shared/vectors (or $SNOWLINE_VECTORS), hex to bytes, and the
+ * from tests/vectors (or $SNOWLINE_VECTORS), hex to bytes, and the
  * mutation sweep every decoder must survive.
  *
  * Header-only (static functions) because tests/unit/ is not a library.
@@ -19,7 +19,7 @@
 static SL_UNUSED json_t *vec_load(const char *name)
 {
 	char path[1024];
-	const char *dirs[] = { getenv("SNOWLINE_VECTORS"), "../shared/vectors" };
+	const char *dirs[] = { getenv("SNOWLINE_VECTORS"), "tests/vectors" };
 	for (size_t i = 0; i < SL_ARRAY_LEN(dirs); i++) {
 		if (!dirs[i])
 			continue;

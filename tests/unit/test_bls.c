@@ -6,7 +6,7 @@
  * which use the same ciphersuite as Avalanche's signatures
  * (BLS_SIG_BLS12381G2_XMD:SHA-256_SSWU_RO_POP_). The proofs of possession
  * are the AddPermissionlessValidator / ConvertSubnetToL1 signers in
- * ../shared/vectors/pchain-txs.json (avalanchego test data), so they pin
+ * tests/vectors/pchain-txs.json (avalanchego test data), so they pin
  * the second tag (BLS_POP_...) and the "message = compressed key" rule.
  */
 #include <setjmp.h>

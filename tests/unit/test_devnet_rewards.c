@@ -1,6 +1,6 @@
 /*
  * test_devnet_rewards.c — the devnet's reward formula against every case of
- * ../shared/vectors/rewards.json (avalanchego's calculator tests and the
+ * tests/vectors/rewards.json (avalanchego's calculator tests and the
  * Split rule).
  *
  * The file is read with the in-place JSON reader, not jansson, because some
@@ -24,7 +24,7 @@ static const dn_reward_config mainnet = {
 
 static char *load(size_t *n)
 {
-	const char *dirs[] = { getenv("SNOWLINE_VECTORS"), "../shared/vectors" };
+	const char *dirs[] = { getenv("SNOWLINE_VECTORS"), "tests/vectors" };
 	for (size_t i = 0; i < SL_ARRAY_LEN(dirs); i++) {
 		if (!dirs[i])
 			continue;

@@ -3,7 +3,7 @@
  * load a vector file, turn hex into bytes, compare ids, and run a decoder
  * over every truncation and single-bit flip of an input.
  *
- * Vector files live in ../shared/vectors/ relative to the repository root
+ * Vector files live in tests/vectors/ (tests run from the repository root)
  * (tests run from the root); SNOWLINE_VECTORS overrides the directory.
  */
 #ifndef VEC_EVM_H
@@ -99,7 +99,7 @@ static inline json_t *vec_load(const char *file)
 		root = vec_load_path(path, &jerr);
 	}
 	if (!root) {
-		snprintf(path, sizeof path, "../shared/vectors/%s", file);
+		snprintf(path, sizeof path, "tests/vectors/%s", file);
 		root = vec_load_path(path, &jerr);
 	}
 	if (!root)
