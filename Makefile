@@ -30,7 +30,7 @@ REPLAYERS = $(FUZZ_SRC:fuzz/%.c=build/asan/replay/%)
 
 PLUGINS   = build/plugins/tGas3T58KzdjcJ2iKSyiYsWiqYctRXaPTqBCA11BqEkNg8kPc.so
 
-.PHONY: run all asan test unit e2e fuzz-replay fuzz bench deps clean format
+.PHONY: run all asan test unit e2e fuzz-replay fuzz bench deps clean format lint
 all: build/snowline $(PLUGINS)
 
 deps: build/.deps
@@ -107,7 +107,11 @@ bench: build/snowline
 	@./bench/run.sh
 
 format:
-	clang-format -i $$(find src tests/unit fuzz -name '*.[ch]')
+	clang-format -i $$(git ls-files '*.c' '*.h')
+
+# Formatting, include layering and third-party header placement (scripts/lint.sh); part of `make test`.
+lint: build/.deps
+	@./scripts/lint.sh
 
 clean:
 	rm -rf build

@@ -4,7 +4,7 @@
 set -eu
 PKGS="build-essential pkg-config clang libclang-rt-14-dev llvm
 libmicrohttpd-dev libjansson-dev libsqlite3-dev liblmdb-dev libsecp256k1-dev
-libssl-dev libcurl4-openssl-dev libpq-dev libcmocka-dev libgoogle-perftools-dev
+libssl-dev libcurl4-openssl-dev libpq-dev libcmocka-dev libgoogle-perftools-dev clang-format
 google-perftools lmdb-utils curl ca-certificates wrk nginx-light nodejs npm"
 missing=""
 for p in $PKGS; do

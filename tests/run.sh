@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Runs every test suite and prints one closing line: "tests: N passed, M failed".
+#   lint  — scripts/lint.sh: clang-format, include layering, third-party header placement
 #   unit  — each build/asan/tests/test_* (cmocka), one suite per binary
 #   fuzz  — each build/asan/replay/fuzz_* replayed over fuzz/corpus/fuzz_*/
 #   e2e   — node's test runner over tests/e2e/*.test.mjs against build/asan/snowline
@@ -8,13 +9,21 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
-SUITES=${SUITES:-unit fuzz e2e}
+SUITES=${SUITES:-lint unit fuzz e2e}
 pass=0 fail=0 failed=()   # suites
 cases_pass=0 cases_fail=0 # individual tests inside the suites
 note() { printf '%s\n' "$*"; }
 record() { # name rc
 	if [ "$2" = 0 ]; then pass=$((pass + 1)); note "ok   $1"; else fail=$((fail + 1)); failed+=("$1"); note "FAIL $1"; fi
 }
+
+if [[ " $SUITES " == *" lint "* ]]; then
+	note "== lint (format, layers, libraries)"
+	out=$(./scripts/lint.sh 2>&1); rc=$?
+	[ $rc = 0 ] || printf '%s\n' "$out"
+	if [ $rc = 0 ]; then cases_pass=$((cases_pass + 1)); else cases_fail=$((cases_fail + 1)); fi
+	record "lint" $rc
+fi
 
 if [[ " $SUITES " == *" unit "* ]]; then
 	note "== unit tests (cmocka, ASan+UBSan)"

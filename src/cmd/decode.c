@@ -42,6 +42,7 @@
 #include "codec/json_evm.h"
 #include "codec/proposervm.h"
 #include "crypto/addr.h"
+#include "crypto/cb58.h"
 #include "crypto/hash.h"
 #include "util/arena.h"
 #include "util/limits.h"

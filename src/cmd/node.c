@@ -12,7 +12,7 @@
 #include <strings.h>
 
 #include "cmd/cmd.h"
-#include "node/node.h"
+#include "cmd/wiring.h"
 #include "util/config.h"
 #include "util/limits.h"
 
@@ -144,20 +144,22 @@ int cmd_node(int argc, char **argv)
 	};
 	int rc = 2;
 	char devnet_ids[2][64];
+	static sl_devnet_source dsrc;
+	static sl_node_producer producer;
 	if (o.devnet) {
 		/* The devnet's chains have ids of their own, derived from the seed. */
-		nc.devnet = true;
-		nc.devnet_cfg = (sl_devnet_config){ .seed = o.devnet_seed,
-						    .txs = o.devnet_txs,
-						    .network_id = (uint32_t)o.network_id,
-						    .start_time = o.devnet_start_time,
-						    .accounts = (uint32_t)o.devnet_accounts,
-						    .validators = (uint32_t)o.devnet_validators };
-		nc.devnet_interval_ms = (unsigned)o.devnet_interval_ms;
+		dsrc.cfg = (sl_devnet_config){ .seed = o.devnet_seed,
+					       .txs = o.devnet_txs,
+					       .start_time = o.devnet_start_time,
+					       .accounts = (uint32_t)o.devnet_accounts,
+					       .validators = (uint32_t)o.devnet_validators };
+		dsrc.interval_ms = (unsigned)o.devnet_interval_ms;
 		/* A devnet is a local network: mainnet's and Fuji's ids become 12345. */
 		if (o.network_id == 1 || o.network_id == 5)
 			nc.network_id = 12345;
-		nc.devnet_cfg.network_id = nc.network_id;
+		dsrc.cfg.network_id = nc.network_id;
+		producer = sl_devnet_producer(&dsrc);
+		nc.producer = &producer;
 		sl_devnet_chain_id_of(o.devnet_seed, 'X', devnet_ids[0]);
 		sl_devnet_chain_id_of(o.devnet_seed, 'C', devnet_ids[1]);
 		if (!nc.chain_id[1])

@@ -1,6 +1,7 @@
 #include "codec/json_evm.h"
 
 #include "crypto/addr.h"
+#include "crypto/cb58.h"
 #include "crypto/hash.h"
 
 /* ---- small writers ------------------------------------------------------ */

@@ -211,3 +211,11 @@ sl_err sl_cb58_decode_id(const char *s, size_t slen, uint8_t id[32], const char 
 	}
 	return err;
 }
+
+void sl_jw_cb58(sl_jw *w, const uint8_t *p, size_t n)
+{
+	sl_jw_value(w);
+	sl_buf_addc(w->out, '"');
+	sl_cb58_write(w->out, p, n);
+	sl_buf_addc(w->out, '"');
+}

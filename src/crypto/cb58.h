@@ -10,6 +10,7 @@
 #define SL_CB58_H
 
 #include "util/buf.h"
+#include "util/jw.h"
 
 #define SL_CB58_ID_LEN 49 /* max characters of a 32-byte id in cb58 (+1 for NUL fits in 50) */
 
@@ -30,6 +31,9 @@ SL_MUST_USE sl_err sl_cb58_decode(const char *s, size_t slen, uint8_t *out, size
 /* Decode a 32-byte id; the extra length failure reads "invalid hash length: expected 32 bytes but got N". */
 SL_MUST_USE sl_err sl_cb58_decode_id(const char *s, size_t slen, uint8_t id[32], const char **msg,
 				     char msgbuf[96]);
+
+/* A JSON string value: the cb58 text of p[0..n). */
+void sl_jw_cb58(sl_jw *w, const uint8_t *p, size_t n);
 
 /* Plain base58 (no checksum). */
 void sl_base58_write(sl_buf *out, const uint8_t *p, size_t n);

@@ -3,6 +3,8 @@
 #include <openssl/evp.h>
 #include <openssl/sha.h>
 
+#include "util/hex.h"
+
 void sl_sha256(const void *p, size_t n, uint8_t out[32]) { SHA256(p, n, out); }
 
 void sl_ripemd160(const void *p, size_t n, uint8_t out[20])
@@ -103,4 +105,31 @@ void sl_keccak256(const void *data, size_t n, uint8_t out[32])
 	for (int i = 0; i < 4; i++)
 		for (int j = 0; j < 8; j++)
 			out[8 * i + j] = (uint8_t)(st[i] >> (8 * j));
+}
+
+sl_err sl_hex_checksum_decode(const char *s, size_t n, uint8_t *out, size_t cap, size_t *outlen,
+			      const char **msg)
+{
+	if (n < 2 || s[0] != '0' || (s[1] | 0x20) != 'x') {
+		*msg = "missing 0x prefix to hex encoding";
+		return SL_ERR_INVALID;
+	}
+	size_t len = 0;
+	sl_err e = sl_hex_decode(s + 2, n - 2, out, cap, &len);
+	if (e) {
+		*msg = e == SL_ERR_TOO_LARGE ? "payload too large" : "invalid hex";
+		return e;
+	}
+	if (len < 4) {
+		*msg = "input string is smaller than the checksum size";
+		return SL_ERR_INVALID;
+	}
+	uint8_t sum[4];
+	sl_checksum4(out, len - 4, sum);
+	if (memcmp(sum, out + len - 4, 4)) {
+		*msg = "invalid input checksum";
+		return SL_ERR_CHECKSUM;
+	}
+	*outlen = len - 4;
+	return SL_OK;
 }

@@ -9,6 +9,7 @@
 #define SL_HASH_H
 
 #include "util/common.h"
+#include "util/err.h"
 
 void sl_sha256(const void *p, size_t n, uint8_t out[32]);
 void sl_ripemd160(const void *p, size_t n, uint8_t out[20]);
@@ -19,5 +20,14 @@ void sl_hash160(const void *p, size_t n, uint8_t out[20]);
 
 /* The 4-byte checksum of cb58 and of the index API's hex: last 4 bytes of sha256. */
 void sl_checksum4(const void *p, size_t n, uint8_t out[4]);
+
+/*
+ * Decode "0x" + hex(payload ‖ checksum) and verify the checksum. On failure
+ * *msg is avalanchego's text ("missing 0x prefix to hex encoding",
+ * "input string is smaller than the checksum size", "invalid input checksum",
+ * "invalid hex").
+ */
+SL_MUST_USE sl_err sl_hex_checksum_decode(const char *s, size_t n, uint8_t *out, size_t cap, size_t *outlen,
+					  const char **msg);
 
 #endif

@@ -49,6 +49,7 @@
 
 #include "codec/pchain.h"
 #include "codec/warp.h"
+#include "crypto/cb58.h"
 #include "crypto/addr.h"
 #include "crypto/hash.h"
 #include "devnet/rewards.h"

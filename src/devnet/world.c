@@ -5,6 +5,7 @@
 
 #include "codec/pchain.h"
 #include "codec/proposervm.h"
+#include "crypto/cb58.h"
 #include "codec/xchain.h"
 #include "crypto/addr.h"
 #include "crypto/hash.h"

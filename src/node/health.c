@@ -7,7 +7,8 @@
  *   database      the container store answers a read
  *   bootstrapped  the source (import, follow) has caught up; the readiness check
  *   index         every enabled index is complete (message lists incomplete ones)
- *   source        the follow source reaches its upstream (only with --follow)
+ *   source        the source works: an --import read its whole file, a --follow
+ *                 upstream answers, a producer (the devnet) runs; absent without one
  */
 #include "node/internal.h"
 
@@ -67,6 +68,8 @@ static void msg_index(sl_jw *w, sl_node *n)
 static void msg_source(sl_jw *w, sl_node *n)
 {
 	sl_jw_obj(w);
+	sl_jw_key(w, "source");
+	sl_jw_str(w, sl_node_source_name(n));
 	sl_jw_key(w, "errors");
 	sl_jw_u64(w, atomic_load(&n->source_errors));
 	sl_jw_obj_end(w);
@@ -101,11 +104,12 @@ static bool report(sl_node *n, sl_jw *w, check_set set)
 		int64_t t0 = sl_now_ns();
 		sl_jw_key(w, "index");
 		write_result(w, NULL, msg_index, n, t0);
-		if (n->cfg.follow_url) {
+		if (sl_node_source_name(n)) {
 			t0 = sl_now_ns();
-			bool ok = n->source_error[0] == 0;
+			char err[256];
+			bool ok = !sl_node_source_error(n, err);
 			sl_jw_key(w, "source");
-			write_result(w, ok ? NULL : n->source_error, msg_source, n, t0);
+			write_result(w, ok ? NULL : err, msg_source, n, t0);
 			healthy &= ok;
 		}
 	}

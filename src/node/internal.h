@@ -83,7 +83,8 @@ struct sl_node {
 	volatile sig_atomic_t *stop;
 	_Atomic bool source_caught_up;
 	_Atomic uint64_t source_errors;
-	char source_error[256]; /* last error text, written by the source thread only */
+	sl_mutex source_lock;	/* guards source_error */
+	char source_error[256]; /* the source's last error ("" when it is fine); see sl_node_source_fail */
 
 	sl_logger *log, *log_http, *log_index, *log_source;
 };
@@ -132,7 +133,14 @@ size_t sl_path_clean(const char *p, char *out, size_t cap);
 /* sources */
 sl_err sl_import_file(sl_node *n, const char *path, char err[256]);
 void *sl_follow_main(void *arg);
-void *sl_devnet_main(void *arg);
+void *sl_producer_main(void *arg); /* feed.c: runs cfg.producer */
+/* The source failed (msg is logged and health shows it until cleared); sl_node_source_ok clears it. */
+void sl_node_source_fail(sl_node *n, const char *msg);
+void sl_node_source_ok(sl_node *n);
+/* The source's current error into out ("" when none); true when there is one. */
+bool sl_node_source_error(sl_node *n, char out[256]);
+/* What the node's source is, for health and logs: "import", "follow", a producer's name, or NULL. */
+const char *sl_node_source_name(const sl_node *n);
 
 /* avm.c: the store hook that records where each tx of an X-chain block lives. */
 void sl_avm_block_txs(void *ctx, sl_ikind k, const sl_container *c, sl_cstore_put_fn put, void *put_ctx);

@@ -215,6 +215,7 @@ sl_node *sl_node_new(const sl_node_config *cfg, char err[512], int *exit_code)
 	sl_mutex_init(&n->chains_lock, "node.chains");
 	sl_mutex_init(&n->prof_lock, "node.profiler");
 	sl_mutex_init(&n->vms_lock, "node.vms");
+	sl_mutex_init(&n->source_lock, "node.source");
 
 	if (mkdir(n->data_dir, 0750) && errno != EEXIST) {
 		snprintf(err, 512, "cannot create data dir %s: %s", n->data_dir, strerror(errno));
@@ -268,19 +269,55 @@ fail:
 	return NULL;
 }
 
+const char *sl_node_source_name(const sl_node *n)
+{
+	if (n->cfg.producer)
+		return n->cfg.producer->name;
+	if (n->cfg.follow_url)
+		return "follow";
+	return n->cfg.import_path ? "import" : NULL;
+}
+
+void sl_node_source_fail(sl_node *n, const char *msg)
+{
+	sl_mutex_lock(&n->source_lock);
+	bool same = !strcmp(n->source_error, msg);
+	snprintf(n->source_error, sizeof n->source_error, "%s", msg);
+	sl_mutex_unlock(&n->source_lock);
+	atomic_fetch_add(&n->source_errors, 1);
+	if (!same) /* a failure that repeats (an upstream that stays away) is logged once */
+		SL_LOG(n->log_source, SL_ERROR, "%s: %s", sl_node_source_name(n), msg);
+}
+
+void sl_node_source_ok(sl_node *n)
+{
+	sl_mutex_lock(&n->source_lock);
+	n->source_error[0] = 0;
+	sl_mutex_unlock(&n->source_lock);
+}
+
+bool sl_node_source_error(sl_node *n, char out[256])
+{
+	sl_mutex_lock(&n->source_lock);
+	snprintf(out, 256, "%s", n->source_error);
+	sl_mutex_unlock(&n->source_lock);
+	return out[0] != 0;
+}
+
 static void *source_main(void *arg)
 {
 	sl_node *n = arg;
 	if (n->cfg.import_path) {
-		char e[256];
+		char e[256], msg[512];
 		if (sl_import_file(n, n->cfg.import_path, e)) {
-			SL_LOG(n->log_source, SL_ERROR, "import %s: %s", n->cfg.import_path, e);
-			snprintf(n->source_error, sizeof n->source_error, "import: %s", e);
-			atomic_fetch_add(&n->source_errors, 1);
+			/* The import stops at the bad record; what came before it is kept and served,
+			 * but the node is not healthy: health names the file and the failure. */
+			snprintf(msg, sizeof msg, "%s: %s", n->cfg.import_path, e);
+			sl_node_source_fail(n, msg);
 		}
 	}
-	if (n->cfg.devnet)
-		return sl_devnet_main(n);
+	if (n->cfg.producer)
+		return sl_producer_main(n);
 	if (n->cfg.follow_url)
 		return sl_follow_main(n);
 	atomic_store(&n->source_caught_up, true);
@@ -300,7 +337,7 @@ int sl_node_run(sl_node *n, volatile sig_atomic_t *stop)
 		.handler = sl_node_http_handle,
 		.ctx = n,
 	};
-	if (!n->cfg.import_path && !n->cfg.follow_url && !n->cfg.devnet)
+	if (!sl_node_source_name(n))
 		atomic_store(&n->source_caught_up, true);
 	else if (pthread_create(&n->source_thread, NULL, source_main, n) == 0)
 		n->source_running = true;
@@ -352,5 +389,6 @@ void sl_node_free(sl_node *n)
 	sl_mutex_destroy(&n->chains_lock);
 	sl_mutex_destroy(&n->prof_lock);
 	sl_mutex_destroy(&n->vms_lock);
+	sl_mutex_destroy(&n->source_lock);
 	free(n);
 }

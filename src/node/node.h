@@ -20,7 +20,6 @@
 #include <signal.h>
 #include <stdatomic.h>
 
-#include "devnet/devnet.h"
 #include "http/server.h"
 #include "node/jsonrpc.h"
 #include "store/containers.h"
@@ -45,15 +44,47 @@ typedef struct sl_node_config {
 	sl_compat compat;
 	size_t http_max_body;
 	unsigned http_threads;
-	const char *allowed_hosts;   /* comma-separated; "*" allows all */
-	const char *allowed_origins; /* comma-separated; "*" allows all */
-	const char *chain_id[3];     /* P, X, C chain ids (cb58); NULL = the network's */
-	bool devnet;		     /* containers come from the devnet generator */
-	sl_devnet_config devnet_cfg;
-	unsigned devnet_interval_ms; /* live step period; 0 = history only */
+	const char *allowed_hosts;		 /* comma-separated; "*" allows all */
+	const char *allowed_origins;		 /* comma-separated; "*" allows all */
+	const char *chain_id[3];		 /* P, X, C chain ids (cb58); NULL = the network's */
+	const struct sl_node_producer *producer; /* an in-process source (the devnet), or NULL */
 } sl_node_config;
 
 typedef struct sl_node sl_node;
+
+/*
+ * A producer: an in-process source of containers, such as the devnet (which
+ * cmd/ wires in, since node/ does not know it). The node calls run() once on
+ * its source thread; run() appends through the feed below and returns when
+ * sl_feed_stopping() says so (or when it has nothing more to add).
+ */
+typedef struct sl_feed sl_feed;
+typedef struct sl_node_producer {
+	const char *name; /* "devnet": in logs and in the health check */
+	void (*run)(void *ctx, sl_feed *f);
+	void *ctx;
+} sl_node_producer;
+
+/*
+ * The feed: what a producer may do, on the source thread only. Containers
+ * are copied into per-index batches and appended in one transaction per
+ * batch; ids already indexed are skipped, so a producer that replays what it
+ * made before a restart adds nothing twice.
+ */
+SL_MUST_USE sl_err sl_feed_add(sl_feed *f, sl_ikind k, const uint8_t id[32], int64_t ts_ns,
+			       const uint8_t *bytes, size_t len);
+SL_MUST_USE sl_err sl_feed_flush(sl_feed *f);
+uint64_t sl_feed_added(const sl_feed *f); /* containers new to the store so far */
+SL_MUST_USE sl_err sl_feed_count(sl_feed *f, sl_ikind k, uint64_t *n); /* containers in index k now */
+bool sl_feed_stopping(const sl_feed *f);
+void sl_feed_sleep_ms(sl_feed *f, unsigned ms);			     /* wakes early when the node stops */
+void sl_feed_caught_up(sl_feed *f);				     /* readiness: the history is in */
+void sl_feed_fail(sl_feed *f, const char *fmt, ...) SL_PRINTF(2, 3); /* logged; health shows it */
+const char *sl_feed_data_dir(const sl_feed *f);
+sl_logger *sl_feed_log(const sl_feed *f);
+/* The store's small metadata values (at most 4 KiB each); get: SL_ERR_NOT_FOUND when absent. */
+SL_MUST_USE sl_err sl_feed_meta_get(sl_feed *f, const char *key, uint8_t *out, size_t cap, size_t *len);
+SL_MUST_USE sl_err sl_feed_meta_put(sl_feed *f, const char *key, const void *val, size_t len);
 
 /* Per-index availability, decided at start by the completeness rules. */
 typedef enum sl_index_state { SL_INDEX_OFF, SL_INDEX_ON, SL_INDEX_INCOMPLETE } sl_index_state;

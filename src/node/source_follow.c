@@ -12,27 +12,20 @@
  */
 #include "node/internal.h"
 
-#include <jansson.h>
 #include <time.h>
 
-#include "crypto/cb58.h"
 #include "http/client.h"
-#include "util/hex.h"
+#include "http/indexapi.h"
 #include "util/limits.h"
 
 #define FOLLOW_MAX_RESPONSE (256u << 20)
 
 typedef enum { PULL_MORE, PULL_CAUGHT_UP, PULL_ABSENT, PULL_ERROR } pull_result;
 
-static void set_error(sl_node *n, const char *msg)
-{
-	if (strcmp(n->source_error, msg))
-		SL_LOG(n->log_source, SL_WARN, "follow: %s", msg);
-	snprintf(n->source_error, sizeof n->source_error, "%s", msg);
-	atomic_fetch_add(&n->source_errors, 1);
-}
+static void set_error(sl_node *n, const char *msg) { sl_node_source_fail(n, msg); }
 
-static pull_result pull(sl_node *n, sl_http_client *hc, sl_ikind k, uint32_t *want, sl_buf *resp)
+static pull_result pull(sl_node *n, sl_http_client *hc, sl_ikind k, uint32_t *want, sl_buf *resp,
+			sl_ixrange *rg)
 {
 	uint64_t have;
 	sl_cstore_rd *rd;
@@ -42,15 +35,12 @@ static pull_result pull(sl_node *n, sl_http_client *hc, sl_ikind k, uint32_t *wa
 	sl_cstore_rd_end(rd);
 	if (e)
 		return PULL_ERROR;
-	char url[1200], body[256], err[256];
+	char url[1200], body[256], err[256], msg[300];
 	snprintf(url, sizeof url, "%s/ext/index/%s", n->cfg.follow_url, sl_ikind_name(k));
-	int bl = snprintf(body, sizeof body,
-			  "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"index.getContainerRange\","
-			  "\"params\":{\"startIndex\":\"%llu\",\"numToFetch\":\"%u\",\"encoding\":\"hex\"}}",
-			  (unsigned long long)have, *want);
+	size_t bl = sl_indexapi_range_request(body, have, *want);
 	long status = 0;
 	sl_buf_reset(resp);
-	e = sl_http_post_json(hc, url, body, (size_t)bl, 60000, resp, &status, err);
+	e = sl_http_post_json(hc, url, body, bl, 60000, resp, &status, err);
 	if (e == SL_ERR_TOO_LARGE && *want > 1) {
 		*want /= 2; /* large containers: ask for fewer at a time */
 		return PULL_MORE;
@@ -62,89 +52,39 @@ static pull_result pull(sl_node *n, sl_http_client *hc, sl_ikind k, uint32_t *wa
 	if (status == 404)
 		return PULL_ABSENT; /* upstream does not serve this index */
 	if (status != 200) {
-		snprintf(err, sizeof err, "%s: HTTP %ld", url, status);
-		set_error(n, err);
+		snprintf(msg, sizeof msg, "%s: HTTP %ld", url, status);
+		set_error(n, msg);
 		return PULL_ERROR;
 	}
-	json_error_t jerr;
-	json_t *root = json_loadb((const char *)resp->p, resp->len, 0, &jerr);
-	if (!root) {
-		snprintf(err, sizeof err, "%s: bad JSON: %s", url, jerr.text);
-		set_error(n, err);
+	if (sl_indexapi_range_parse((const char *)resp->p, resp->len, have, *want, rg, err)) {
+		snprintf(msg, sizeof msg, "%s: %s", url, err);
+		set_error(n, msg);
 		return PULL_ERROR;
 	}
-	pull_result r = PULL_ERROR;
-	json_t *error = json_object_get(root, "error"), *result = json_object_get(root, "result");
-	if (error) {
-		const char *m = json_string_value(json_object_get(error, "message"));
-		if (m && (!strncmp(m, "start index", 11) || !strcmp(m, "no containers have been accepted")))
-			r = PULL_CAUGHT_UP;
-		else {
-			snprintf(err, sizeof err, "%s: %s", url, m ? m : "error");
-			set_error(n, err);
-		}
-		goto out;
+	if (rg->n == 0)
+		return PULL_CAUGHT_UP;
+	sl_container *cs = calloc(rg->n, sizeof *cs);
+	if (!cs) {
+		set_error(n, "out of memory");
+		return PULL_ERROR;
 	}
-	json_t *list = json_is_object(result) ? json_object_get(result, "containers") : result;
-	if (json_is_null(list) || (json_is_array(list) && json_array_size(list) == 0)) {
-		r = PULL_CAUGHT_UP;
-		goto out;
-	}
-	if (!json_is_array(list) || json_array_size(list) > *want) {
-		set_error(n, "upstream answered getContainerRange with an unexpected shape");
-		goto out;
-	}
-	size_t cnt = json_array_size(list);
-	sl_container *cs = calloc(cnt, sizeof *cs);
-	uint8_t **mem = calloc(cnt, sizeof *mem);
-	bool ok = cs && mem;
-	for (size_t i = 0; ok && i < cnt; i++) {
-		json_t *c = json_array_get(list, i);
-		const char *id = json_string_value(json_object_get(c, "id"));
-		const char *bytes = json_string_value(json_object_get(c, "bytes"));
-		const char *index = json_string_value(json_object_get(c, "index"));
-		const char *msg = "missing field";
-		char mb[96];
-		size_t blen = bytes ? strlen(bytes) : 0, len = 0;
-		ok = id && bytes && index && strtoull(index, NULL, 10) == have + i;
-		if (ok)
-			ok = !sl_cb58_decode_id(id, strlen(id), cs[i].id, &msg, mb);
-		if (ok && blen / 2 > SL_MAX_CONTAINER + 5) {
-			ok = false;
-			msg = "container too large";
-		}
-		if (ok && !(mem[i] = malloc(blen / 2 + 1)))
-			ok = false;
-		if (ok)
-			ok = !sl_hex_checksum_decode(bytes, blen, mem[i], blen / 2 + 1, &len, &msg);
-		if (!ok) {
-			snprintf(err, sizeof err, "%s: container %llu: %s", url,
-				 (unsigned long long)(have + i),
-				 index && strtoull(index, NULL, 10) != have + i ? "index out of order" : msg);
-			set_error(n, err);
-			break;
-		}
-		cs[i].bytes = mem[i];
-		cs[i].len = len;
+	for (size_t i = 0; i < rg->n; i++) {
+		memcpy(cs[i].id, rg->items[i].id, 32);
+		cs[i].bytes = rg->items[i].bytes;
+		cs[i].len = rg->items[i].len;
 		cs[i].ts_ns = sl_now_ns();
 	}
-	if (ok) {
-		size_t added = 0;
-		if (sl_cstore_append(n->store, k, cs, cnt, &added, &n->tx_hook)) {
-			set_error(n, "cannot write to the container store");
-		} else {
-			SL_LOG(n->log_source, SL_DEBUG, "follow %s: +%zu from %llu", sl_ikind_name(k), added,
-			       (unsigned long long)have);
-			r = cnt < *want ? PULL_CAUGHT_UP : PULL_MORE;
-			n->source_error[0] = 0;
-		}
+	pull_result r = PULL_ERROR;
+	size_t added = 0;
+	if (sl_cstore_append(n->store, k, cs, rg->n, &added, &n->tx_hook)) {
+		set_error(n, "cannot write to the container store");
+	} else {
+		SL_LOG(n->log_source, SL_DEBUG, "follow %s: +%zu from %llu", sl_ikind_name(k), added,
+		       (unsigned long long)have);
+		r = rg->n < *want ? PULL_CAUGHT_UP : PULL_MORE;
+		sl_node_source_ok(n);
 	}
-	for (size_t i = 0; mem && i < cnt; i++)
-		free(mem[i]);
-	free(mem);
 	free(cs);
-out:
-	json_decref(root);
 	return r;
 }
 
@@ -153,7 +93,9 @@ void *sl_follow_main(void *arg)
 	sl_node *n = arg;
 	sl_http_client *hc = sl_http_client_new();
 	sl_buf resp;
+	sl_ixrange rg;
 	sl_buf_init(&resp, FOLLOW_MAX_RESPONSE);
+	sl_ixrange_init(&rg, FOLLOW_MAX_RESPONSE / 2);
 	uint32_t want[SL_IDX__COUNT];
 	unsigned backoff = 100;
 	for (int k = 0; k < SL_IDX__COUNT; k++)
@@ -165,7 +107,7 @@ void *sl_follow_main(void *arg)
 			if (n->index_state[k] == SL_INDEX_OFF)
 				continue;
 			pull_result r;
-			while ((r = pull(n, hc, (sl_ikind)k, &want[k], &resp)) == PULL_MORE && !*n->stop)
+			while ((r = pull(n, hc, (sl_ikind)k, &want[k], &resp, &rg)) == PULL_MORE && !*n->stop)
 				all_caught_up = false;
 			if (r == PULL_ERROR) {
 				failed = true;
@@ -184,6 +126,7 @@ void *sl_follow_main(void *arg)
 		}
 		sl_node_sleep_ms(n, n->cfg.follow_poll_ms ? n->cfg.follow_poll_ms : 500);
 	}
+	sl_ixrange_release(&rg);
 	sl_buf_release(&resp);
 	sl_http_client_free(hc);
 	return NULL;

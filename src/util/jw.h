@@ -42,9 +42,12 @@ void sl_jw_i64(sl_jw *w, int64_t v);
 void sl_jw_u64s(sl_jw *w, uint64_t v); /* decimal in a string: "123" */
 void sl_jw_bool(sl_jw *w, bool v);
 void sl_jw_null(sl_jw *w);
-void sl_jw_raw(sl_jw *w, const char *json, size_t n);  /* already-valid JSON value */
-void sl_jw_hex(sl_jw *w, const uint8_t *p, size_t n);  /* "0x…" lower case, no checksum */
-void sl_jw_cb58(sl_jw *w, const uint8_t *p, size_t n); /* "cb58…" */
+void sl_jw_raw(sl_jw *w, const char *json, size_t n); /* already-valid JSON value */
+void sl_jw_hex(sl_jw *w, const uint8_t *p, size_t n); /* "0x…" lower case, no checksum */
+
+/* Begin a value whose bytes the caller appends to w->out itself (writers of
+ * other modules' types use it: crypto/cb58.h's sl_jw_cb58). */
+void sl_jw_value(sl_jw *w);
 
 /* Escape s as a JSON string body (no quotes) onto b, Go style. */
 void sl_json_escape(sl_buf *b, const char *s, size_t n);

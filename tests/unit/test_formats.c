@@ -8,6 +8,7 @@
 
 #include "crypto/cb58.h"
 #include "node/internal.h"
+#include "crypto/hash.h"
 #include "util/hex.h"
 #include "util/jw.h"
 
