@@ -7,7 +7,7 @@ CC       ?= cc
 CSTD      = -std=c11 -D_GNU_SOURCE
 WARN      = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
             -Wno-unused-parameter -Wvla -Wformat=2 -Wno-format-truncation
-INC       = -Isrc -Ibuild/blst/include
+INC       = -Isrc -Ibuild/blst/include -Ibuild/gen
 PKGS      = libmicrohttpd jansson sqlite3 lmdb libsecp256k1 libcrypto libcurl
 DEPLIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpq -lpthread -ldl -lm
 BLSTLIB   = build/blst/libblst.a
@@ -30,8 +30,17 @@ REPLAYERS = $(FUZZ_SRC:fuzz/%.c=build/asan/replay/%)
 
 PLUGINS   = build/plugins/tGas3T58KzdjcJ2iKSyiYsWiqYctRXaPTqBCA11BqEkNg8kPc.so
 
-.PHONY: run all asan test unit e2e fuzz-replay fuzz bench deps clean format lint
+.PHONY: FORCE run all asan test unit e2e fuzz-replay fuzz bench deps clean format lint
 all: build/snowline $(PLUGINS)
+
+# The commit the binary is built from (util/version.c): regenerated when it changes.
+GIT_COMMIT := $(shell git rev-parse HEAD 2>/dev/null)$(shell git diff --quiet HEAD -- 2>/dev/null || echo -dirty)
+build/gen/version_gen.h: FORCE
+	@mkdir -p $(dir $@)
+	@echo '#define SL_GIT_COMMIT "$(GIT_COMMIT)"' >$@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+build/rel/src/util/version.o build/asan/src/util/version.o build/fuzzlib/src/util/version.o: build/gen/version_gen.h
+FORCE:
 
 deps: build/.deps
 build/.deps: scripts/deps.sh

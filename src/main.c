@@ -7,6 +7,7 @@
 
 #include "cmd/cmd.h"
 #include "util/common.h"
+#include "util/version.h"
 
 struct command {
 	const char *name;
@@ -25,7 +26,8 @@ static int usage(FILE *f)
 	fprintf(f, "usage: snowline <command> [options]\n\ncommands:\n");
 	for (size_t i = 0; i < SL_ARRAY_LEN(commands); i++)
 		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].help);
-	fprintf(f, "\n`snowline <command> --help` describes a command's options.\n");
+	fprintf(f, "\n`snowline <command> --help` describes a command's options; `snowline --version` "
+		   "names this build.\n");
 	return f == stdout ? 0 : 2;
 }
 
@@ -35,6 +37,11 @@ int main(int argc, char **argv)
 		return usage(stderr);
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help"))
 		return usage(stdout);
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+		const char *commit = sl_git_commit();
+		printf("snowline %s%s%s\n", SL_VERSION, *commit ? " " : "", commit);
+		return 0;
+	}
 	for (size_t i = 0; i < SL_ARRAY_LEN(commands); i++)
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].fn(argc - 1, argv + 1);

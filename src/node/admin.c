@@ -8,7 +8,9 @@
  */
 #include "node/internal.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <time.h>
 #include <fcntl.h>
 #include <gperftools/profiler.h>
 #include <malloc.h>
@@ -296,6 +298,25 @@ static int stop_cpu_profiler(sl_rpc_call *c)
 	return rc;
 }
 
+#ifdef SL_HAVE_TCMALLOC
+/* The profiler dumps a file per GiB allocated while it runs: remove any the window left. */
+static void remove_window_dumps(const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		if (strncmp(e->d_name, ".heap-window.", 13))
+			continue;
+		char path[1300];
+		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+		unlink(path);
+	}
+	closedir(d);
+}
+#endif
+
 static int memory_profile(sl_rpc_call *c)
 {
 	char path[1200];
@@ -303,12 +324,34 @@ static int memory_profile(sl_rpc_call *c)
 		return -1;
 	int rc;
 #ifdef SL_HAVE_TCMALLOC
-	char *prof = IsHeapProfilerRunning() ? GetHeapProfile() : NULL;
+	/*
+	 * tcmalloc's heap profiler records the stack of every allocation, which
+	 * slows every request many times over, and tcmalloc reads its sampling
+	 * settings only when the process starts. So the profiler runs only inside
+	 * this call: for SL_HEAP_PROFILE_WINDOW_MS it records what the node
+	 * allocates; the allocations still live at the end are written (pprof's
+	 * heap format) and it stops. One profile at a time (prof_lock).
+	 */
+	sl_node *n = c->ctx;
+	char prefix[1200];
+	snprintf(prefix, sizeof prefix, "%s/.heap-window", n->profile_dir);
+	sl_mutex_lock(&n->prof_lock);
+	char *prof = NULL;
+	if (!IsHeapProfilerRunning()) {
+		HeapProfilerStart(prefix);
+		struct timespec ts = { SL_HEAP_PROFILE_WINDOW_MS / 1000,
+				       (SL_HEAP_PROFILE_WINDOW_MS % 1000) * 1000000L };
+		nanosleep(&ts, NULL);
+		prof = GetHeapProfile();
+		HeapProfilerStop();
+		remove_window_dumps(n->profile_dir);
+	}
+	sl_mutex_unlock(&n->prof_lock);
 	if (prof) {
 		rc = write_file(c, path, prof, strlen(prof));
 		free(prof);
 	} else {
-		rc = sl_rpc_fail(c, "heap profiler is not running");
+		rc = sl_rpc_fail(c, "heap profiler is already running");
 	}
 #else
 	/* Sanitizer builds replace the allocator; write glibc's allocator report. */

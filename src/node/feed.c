@@ -13,7 +13,8 @@ struct sl_feed {
 	sl_batcher bt;
 };
 
-sl_err sl_feed_add(sl_feed *f, sl_ikind k, const uint8_t id[32], int64_t ts_ns, const uint8_t *bytes, size_t len)
+sl_err sl_feed_add(sl_feed *f, sl_ikind k, const uint8_t id[32], int64_t ts_ns, const uint8_t *bytes,
+		   size_t len)
 {
 	sl_container c = { .ts_ns = ts_ns, .bytes = bytes, .len = len };
 	memcpy(c.id, id, 32);
@@ -24,7 +25,7 @@ sl_err sl_feed_flush(sl_feed *f) { return sl_batcher_flush(&f->bt); }
 uint64_t sl_feed_added(const sl_feed *f) { return f->bt.added; }
 bool sl_feed_stopping(const sl_feed *f) { return f->node->stop && *f->node->stop; }
 void sl_feed_sleep_ms(sl_feed *f, unsigned ms) { sl_node_sleep_ms(f->node, ms); }
-void sl_feed_caught_up(sl_feed *f) { atomic_store(&f->node->source_caught_up, true); }
+void sl_feed_caught_up(sl_feed *f) { sl_node_caught_up(f->node); }
 const char *sl_feed_data_dir(const sl_feed *f) { return f->node->data_dir; }
 sl_logger *sl_feed_log(const sl_feed *f) { return f->node->log_source; }
 

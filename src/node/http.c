@@ -57,9 +57,9 @@ static bool host_allowed(const sl_node *nd, const char *host)
 	return list_has(nd->cfg.allowed_hosts, h, strlen(h));
 }
 
-void sl_node_http_handle(void *ctx, const sl_http_req *req, sl_http_resp *resp)
+/* Serve one request; returns the metrics label of what served it. */
+static const char *handle(sl_node *n, const sl_http_req *req, sl_http_resp *resp)
 {
-	sl_node *n = ctx;
 	sl_http_resp_header(resp, "Node-Id", n->node_id_str);
 	sl_http_resp_header(resp, "Vary", "Origin");
 	const char *origin = sl_http_req_header(req, "Origin");
@@ -73,7 +73,7 @@ void sl_node_http_handle(void *ctx, const sl_http_req *req, sl_http_resp *resp)
 			sl_http_resp_header(resp, "Access-Control-Allow-Credentials", "true");
 		}
 		resp->status = 200;
-		return;
+		return "preflight";
 	}
 	if (allowed &&
 	    (!strcmp(req->method, "GET") || !strcmp(req->method, "POST") || !strcmp(req->method, "HEAD"))) {
@@ -82,12 +82,12 @@ void sl_node_http_handle(void *ctx, const sl_http_req *req, sl_http_resp *resp)
 	}
 	if (!host_allowed(n, sl_http_req_header(req, "Host"))) {
 		sl_http_resp_text(resp, 403, "invalid host specified\n");
-		return;
+		return "forbidden";
 	}
 	char clean[SL_HTTP_MAX_PATH + 2];
 	if (!sl_path_clean(req->path, clean, sizeof clean)) {
 		sl_http_resp_text(resp, 414, "URI too long\n");
-		return;
+		return "notfound";
 	}
 	if (strcmp(clean, req->path) && strcmp(req->method, "CONNECT")) {
 		/* The query string goes along, as gorilla/mux keeps it. */
@@ -98,17 +98,28 @@ void sl_node_http_handle(void *ctx, const sl_http_req *req, sl_http_resp *resp)
 		resp->status = 301;
 		if (loc)
 			sl_http_resp_header(resp, "Location", loc);
-		return;
+		return "redirect";
 	}
 	sl_rwlock_rdlock(&n->routes_lock);
 	const route *r = sl_routes_lookup(n->routes, req->path);
 	sl_rwlock_unlock(&n->routes_lock);
 	if (!r) {
 		sl_http_resp_text(resp, 404, "404 page not found\n");
-		return;
+		return "notfound";
 	}
 	r->fn(n, r, req, resp);
-	SL_LOG(n->log_http, SL_DEBUG, "%s %s -> %d", req->method, req->path, resp->status);
+	return r->name;
+}
+
+void sl_node_http_handle(void *ctx, const sl_http_req *req, sl_http_resp *resp)
+{
+	sl_node *n = ctx;
+	int64_t t0 = sl_now_ns();
+	const char *name = handle(n, req, resp);
+	int64_t ns = sl_now_ns() - t0;
+	sl_node_metrics_request(n, name, req->method, resp->status, ns);
+	SL_LOG(n->log_http, SL_DEBUG, "%s %s -> %d (%s, %lld us)", req->method, req->path, resp->status, name,
+	       (long long)(ns / 1000));
 }
 
 void sl_route_rpc(sl_node *n, const route *r, const sl_http_req *req, sl_http_resp *resp)

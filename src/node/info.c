@@ -3,12 +3,7 @@
 
 #include <stdio.h>
 
-#ifndef SL_VERSION
-#define SL_VERSION "0.1.0"
-#endif
-#ifndef SL_GIT_COMMIT
-#define SL_GIT_COMMIT ""
-#endif
+#include "util/version.h"
 
 static int get_node_version(sl_rpc_call *c)
 {
@@ -21,7 +16,7 @@ static int get_node_version(sl_rpc_call *c)
 	sl_jw_key(w, "rpcProtocolVersion");
 	sl_jw_str(w, "45");
 	sl_jw_key(w, "gitCommit");
-	sl_jw_str(w, SL_GIT_COMMIT);
+	sl_jw_str(w, sl_git_commit());
 	sl_jw_key(w, "vmVersions");
 	sl_jw_obj(w);
 	sl_jw_key(w, "avm");

@@ -5,6 +5,8 @@
 #define SL_NODE_INTERNAL_H
 
 #include "node/node.h"
+#include "util/lockfile.h"
+#include "util/metrics.h"
 
 struct route;
 typedef void (*sl_route_fn)(sl_node *n, const struct route *r, const sl_http_req *req, sl_http_resp *resp);
@@ -12,6 +14,7 @@ typedef void (*sl_route_fn)(sl_node *n, const struct route *r, const sl_http_req
 /* What a path serves: a JSON-RPC endpoint or a plain handler. Routes are
  * static or owned by the node and live as long as it does. */
 typedef struct route {
+	const char *name; /* the route's label in metrics: "index/P/block", "admin", "bc/X", ... */
 	sl_route_fn fn;
 	const sl_rpc_service *services;
 	size_t nservices;
@@ -49,6 +52,12 @@ typedef struct sl_vm {
 	const struct sl_vm_plugin *plugin;
 } sl_vm;
 
+/* Per-index service context: the node and which index. */
+typedef struct sl_index_ctx {
+	sl_node *node;
+	sl_ikind kind;
+} sl_index_ctx;
+
 struct sl_node {
 	sl_node_config cfg;
 	sl_cstore *store;
@@ -62,16 +71,16 @@ struct sl_node {
 	uint8_t node_id[20];
 	char node_id_str[64];
 	char data_dir[1024], profile_dir[1024], plugin_dir[1024];
+	sl_dirlock dir_lock; /* held for the node's life: one process per --data-dir */
 	int64_t start_ns;
 
 	/* services, bound to this node */
 	sl_rpc_service index_svc[SL_IDX__COUNT];
 	route index_route[SL_IDX__COUNT];
-	sl_ikind index_kind[SL_IDX__COUNT]; /* ctx of each index service */
+	sl_index_ctx index_ctx[SL_IDX__COUNT];
 
 	sl_mutex prof_lock; /* guards cpu_profiling */
 	bool cpu_profiling;
-	bool heap_profiling;
 
 	sl_mutex vms_lock; /* guards vms */
 	sl_vm vms[256];
@@ -87,6 +96,12 @@ struct sl_node {
 	char source_error[256]; /* the source's last error ("" when it is fine); see sl_node_source_fail */
 
 	sl_logger *log, *log_http, *log_index, *log_source;
+	sl_logger *log_chain[SL_CHAIN__COUNT]; /* "P", "X", "C": each container at debug */
+
+	/* metrics (node/metrics.c); families are registered at start, series made on first use */
+	sl_metrics *metrics;
+	sl_metric_family *m_requests, *m_latency, *m_appended;
+	_Atomic int64_t caught_up_ns; /* when the source last held everything it knew of (0: never) */
 };
 
 int64_t sl_now_ns(void);
@@ -98,6 +113,13 @@ void sl_node_http_handle(void *ctx, const sl_http_req *req, sl_http_resp *resp);
 void sl_route_rpc(sl_node *n, const route *r, const sl_http_req *req, sl_http_resp *resp);
 void sl_route_health_get(sl_node *n, const route *r, const sl_http_req *req, sl_http_resp *resp);
 void sl_route_health(sl_node *n, const route *r, const sl_http_req *req, sl_http_resp *resp);
+void sl_route_metrics(sl_node *n, const route *r, const sl_http_req *req, sl_http_resp *resp);
+/* metrics.c */
+sl_err sl_node_metrics_init(sl_node *n);
+/* One request served: its route ("notfound" when none), HTTP method, status and duration. */
+void sl_node_metrics_request(sl_node *n, const char *route_name, const char *method, int status, int64_t ns);
+/* The source holds everything it knows of (the follow/devnet/import caught up again). */
+void sl_node_caught_up(sl_node *n);
 extern const sl_rpc_method sl_index_methods[];
 extern const size_t sl_index_nmethods;
 extern const sl_rpc_method sl_admin_methods[];
@@ -108,12 +130,6 @@ extern const sl_rpc_method sl_health_methods[];
 extern const size_t sl_health_nmethods;
 extern const sl_rpc_method sl_avm_methods[];
 extern const size_t sl_avm_nmethods;
-
-/* Per-index service context: the node and which index. */
-typedef struct sl_index_ctx {
-	sl_node *node;
-	sl_ikind kind;
-} sl_index_ctx;
 
 /* chains.c */
 sl_err sl_chains_init(sl_node *n, char err[256]);

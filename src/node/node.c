@@ -12,10 +12,6 @@
 
 #include <gperftools/profiler.h>
 
-#ifdef SL_HAVE_TCMALLOC
-#include <gperftools/heap-profiler.h>
-#endif
-
 #include "crypto/cb58.h"
 #include "util/limits.h"
 
@@ -39,48 +35,63 @@ static void route_chain(sl_node *n, const route *r, const sl_http_req *req, sl_h
 /* Services and routes that live as long as the node: allocated with it. */
 typedef struct node_routes {
 	sl_rpc_service admin_svc, info_svc, health_svc, avm_svc;
-	route admin, info, health, health_get, avm;
+	route admin, info, health, health_get, metrics, avm;
 } node_routes;
 
 static sl_err setup_routes(sl_node *n, node_routes *nr, char err[512])
 {
+	static const char *const index_names[SL_IDX__COUNT] = {
+		[SL_IDX_P_BLOCK] = "index/P/block", [SL_IDX_C_BLOCK] = "index/C/block",
+		[SL_IDX_X_TX] = "index/X/tx",	    [SL_IDX_X_BLOCK] = "index/X/block",
+		[SL_IDX_X_VTX] = "index/X/vtx",
+	};
 	char msg[1200];
 	sl_err e = SL_OK;
 	for (int k = 0; k < SL_IDX__COUNT; k++) {
 		if (n->index_state[k] == SL_INDEX_OFF)
 			continue;
-		n->index_kind[k] = (sl_ikind)k;
-		static sl_index_ctx ctxs[SL_IDX__COUNT]; /* one node per process */
-		ctxs[k] = (sl_index_ctx){ n, (sl_ikind)k };
-		n->index_route[k] = (route){ sl_route_rpc,
-					     one_service(n, "index", sl_index_methods, sl_index_nmethods,
-							 &ctxs[k], &n->index_svc[k]),
-					     1 };
+		n->index_ctx[k] = (sl_index_ctx){ n, (sl_ikind)k };
+		n->index_route[k] =
+			(route){ .name = index_names[k],
+				 .fn = sl_route_rpc,
+				 .services = one_service(n, "index", sl_index_methods, sl_index_nmethods,
+							 &n->index_ctx[k], &n->index_svc[k]),
+				 .nservices = 1 };
 		char path[64];
 		snprintf(path, sizeof path, "/ext/index/%s", sl_ikind_name((sl_ikind)k));
 		e = e ? e : sl_routes_add(n->routes, path, "", &n->index_route[k]);
 	}
 	if (n->cfg.admin_enabled) {
-		nr->admin = (route){
-			sl_route_rpc,
-			one_service(n, "admin", sl_admin_methods, sl_admin_nmethods, n, &nr->admin_svc), 1
-		};
+		nr->admin = (route){ .name = "admin",
+				     .fn = sl_route_rpc,
+				     .services = one_service(n, "admin", sl_admin_methods, sl_admin_nmethods,
+							     n, &nr->admin_svc),
+				     .nservices = 1 };
 		e = e ? e : sl_routes_add(n->routes, "/ext/admin", "", &nr->admin);
 	}
-	nr->info = (route){ sl_route_rpc,
-			    one_service(n, "info", sl_info_methods, sl_info_nmethods, n, &nr->info_svc), 1 };
-	nr->health =
-		(route){ sl_route_health,
-			 one_service(n, "health", sl_health_methods, sl_health_nmethods, n, &nr->health_svc),
-			 1 };
-	nr->health_get = (route){ sl_route_health_get, NULL, 0 };
-	nr->avm = (route){ route_chain,
-			   one_service(n, "avm", sl_avm_methods, sl_avm_nmethods, n, &nr->avm_svc), 1 };
+	nr->info = (route){ .name = "info",
+			    .fn = sl_route_rpc,
+			    .services = one_service(n, "info", sl_info_methods, sl_info_nmethods, n,
+						    &nr->info_svc),
+			    .nservices = 1 };
+	nr->health = (route){ .name = "health",
+			      .fn = sl_route_health,
+			      .services = one_service(n, "health", sl_health_methods, sl_health_nmethods, n,
+						      &nr->health_svc),
+			      .nservices = 1 };
+	nr->health_get = (route){ .name = "health", .fn = sl_route_health_get };
+	nr->metrics = (route){ .name = "metrics", .fn = sl_route_metrics };
+	nr->avm =
+		(route){ .name = "bc/X",
+			 .fn = route_chain,
+			 .services = one_service(n, "avm", sl_avm_methods, sl_avm_nmethods, n, &nr->avm_svc),
+			 .nservices = 1 };
 	e = e ? e : sl_routes_add(n->routes, "/ext/info", "", &nr->info);
 	e = e ? e : sl_routes_add(n->routes, "/ext/health", "", &nr->health);
 	e = e ? e : sl_routes_add(n->routes, "/ext/health", "/health", &nr->health_get);
 	e = e ? e : sl_routes_add(n->routes, "/ext/health", "/readiness", &nr->health_get);
 	e = e ? e : sl_routes_add(n->routes, "/ext/health", "/liveness", &nr->health_get);
+	e = e ? e : sl_routes_add(n->routes, "/ext/metrics", "", &nr->metrics);
 	/* Chains: /ext/bc/<id>, with the genesis API aliases of each (genesis/aliases.go). */
 	static const char *const api_aliases[SL_CHAIN__COUNT][4] = {
 		[SL_CHAIN_P] = { "/ext/P", "/ext/platform", "/ext/bc/P", "/ext/bc/platform" },
@@ -197,6 +208,30 @@ static sl_err load_node_id(sl_node *n, char err[512])
 	return SL_OK;
 }
 
+/*
+ * The store calls this for every container it appends, inside the append's
+ * transaction: count it, log it at debug on its chain's logger, and let avm.c
+ * record where the txs of an X-chain block live.
+ */
+static void on_append(void *ctx, sl_ikind k, const sl_container *c, sl_cstore_put_fn put, void *put_ctx)
+{
+	sl_node *n = ctx;
+	static const int chain_of[SL_IDX__COUNT] = { [SL_IDX_P_BLOCK] = SL_CHAIN_P,
+						     [SL_IDX_C_BLOCK] = SL_CHAIN_C,
+						     [SL_IDX_X_TX] = SL_CHAIN_X,
+						     [SL_IDX_X_BLOCK] = SL_CHAIN_X,
+						     [SL_IDX_X_VTX] = SL_CHAIN_X };
+	sl_series_add(sl_metric_series1(n->m_appended, sl_ikind_name(k)), 1);
+	sl_logger *log = n->log_chain[chain_of[k]];
+	if (sl_log_enabled(log, SL_DEBUG)) {
+		char id[64];
+		sl_cb58_id(id, c->id);
+		sl_log(log, SL_DEBUG, "%s %llu: %s (%zu bytes)", sl_ikind_name(k),
+		       (unsigned long long)c->index, id, c->len);
+	}
+	sl_avm_block_txs(n, k, c, put, put_ctx);
+}
+
 sl_node *sl_node_new(const sl_node_config *cfg, char err[512], int *exit_code)
 {
 	*exit_code = 1;
@@ -207,6 +242,7 @@ sl_node *sl_node_new(const sl_node_config *cfg, char err[512], int *exit_code)
 	}
 	node_routes *nr = (node_routes *)(n + 1);
 	n->cfg = *cfg;
+	n->dir_lock.fd = -1;
 	n->start_ns = sl_now_ns();
 	snprintf(n->data_dir, sizeof n->data_dir, "%s", cfg->data_dir);
 	snprintf(n->profile_dir, sizeof n->profile_dir, "%s", cfg->profile_dir);
@@ -221,14 +257,20 @@ sl_node *sl_node_new(const sl_node_config *cfg, char err[512], int *exit_code)
 		snprintf(err, 512, "cannot create data dir %s: %s", n->data_dir, strerror(errno));
 		goto fail;
 	}
+	if (sl_dirlock_take(&n->dir_lock, n->data_dir, err))
+		goto fail;
 	sl_log_setup(cfg->log_dir, cfg->log_level, cfg->log_display_level);
 	n->log = sl_log_get("main");
 	n->log_http = sl_log_get("http");
 	n->log_index = sl_log_get("index");
 	n->log_source = sl_log_get("source");
-	sl_log_get("P");
-	sl_log_get("X");
-	sl_log_get("C");
+	n->log_chain[SL_CHAIN_P] = sl_log_get("P");
+	n->log_chain[SL_CHAIN_X] = sl_log_get("X");
+	n->log_chain[SL_CHAIN_C] = sl_log_get("C");
+	if (sl_node_metrics_init(n)) {
+		snprintf(err, 512, "out of memory");
+		goto fail;
+	}
 
 	char path[1200], e256[256];
 	snprintf(path, sizeof path, "%s/containers", n->data_dir);
@@ -236,7 +278,7 @@ sl_node *sl_node_new(const sl_node_config *cfg, char err[512], int *exit_code)
 		snprintf(err, 512, "%s", e256);
 		goto fail;
 	}
-	n->tx_hook = (sl_cstore_hook){ sl_avm_block_txs, n };
+	n->tx_hook = (sl_cstore_hook){ on_append, n };
 	if (load_node_id(n, err))
 		goto fail;
 	if (sl_chains_init(n, e256)) {
@@ -251,17 +293,6 @@ sl_node *sl_node_new(const sl_node_config *cfg, char err[512], int *exit_code)
 	}
 	if (setup_routes(n, nr, err))
 		goto fail;
-#ifdef SL_HAVE_TCMALLOC
-	if (cfg->admin_enabled && !IsHeapProfilerRunning()) {
-		/* Sampled heap profile for admin.memoryProfile; no periodic dumps. */
-		setenv("HEAP_PROFILE_ALLOCATION_INTERVAL", "0", 0);
-		setenv("HEAP_PROFILE_INUSE_INTERVAL", "0", 0);
-		char prefix[1200];
-		snprintf(prefix, sizeof prefix, "%s/.heap", n->profile_dir);
-		HeapProfilerStart(prefix);
-		n->heap_profiling = true;
-	}
-#endif
 	*exit_code = 0;
 	return n;
 fail:
@@ -320,8 +351,38 @@ static void *source_main(void *arg)
 		return sl_producer_main(n);
 	if (n->cfg.follow_url)
 		return sl_follow_main(n);
-	atomic_store(&n->source_caught_up, true);
+	sl_node_caught_up(n);
 	return NULL;
+}
+
+#define GROWTH_REPORT_NS (60 * (int64_t)1000000000)
+
+/* Once a minute, at info: what each index holds and how much it grew (nothing when nothing grew). */
+static void log_growth(sl_node *n, uint64_t last[SL_IDX__COUNT], bool report)
+{
+	sl_cstore_rd *rd;
+	if (sl_cstore_rd_begin(n->store, &rd))
+		return;
+	char line[512];
+	size_t len = 0;
+	bool grew = false;
+	for (int k = 0; k < SL_IDX__COUNT; k++) {
+		uint64_t c = 0;
+		if (n->index_state[k] == SL_INDEX_OFF || sl_cstore_count(rd, (sl_ikind)k, &c))
+			continue;
+		grew |= c != last[k];
+		int w = snprintf(line + len, sizeof line - len, "%s%s %llu (+%llu)", len ? ", " : "",
+				 sl_ikind_name((sl_ikind)k), (unsigned long long)c,
+				 (unsigned long long)(c - last[k]));
+		if (w > 0 && (size_t)w < sizeof line - len)
+			len += (size_t)w;
+		last[k] = c;
+	}
+	sl_cstore_rd_end(rd);
+	if (report && grew)
+		SL_LOG(n->log_index, SL_INFO, "last minute: %s", line);
+	else if (!report)
+		SL_LOG(n->log_index, SL_INFO, "indexes at start: %s", line);
 }
 
 int sl_node_run(sl_node *n, volatile sig_atomic_t *stop)
@@ -338,7 +399,7 @@ int sl_node_run(sl_node *n, volatile sig_atomic_t *stop)
 		.ctx = n,
 	};
 	if (!sl_node_source_name(n))
-		atomic_store(&n->source_caught_up, true);
+		sl_node_caught_up(n);
 	else if (pthread_create(&n->source_thread, NULL, source_main, n) == 0)
 		n->source_running = true;
 	else {
@@ -355,9 +416,16 @@ int sl_node_run(sl_node *n, volatile sig_atomic_t *stop)
 			sl_http_server_port(n->http), n->node_id_str);
 		fflush(stderr);
 	}
+	uint64_t last[SL_IDX__COUNT] = { 0 };
+	int64_t next_report = sl_now_ns() + GROWTH_REPORT_NS;
+	log_growth(n, last, false);
 	while (!*stop) {
 		struct timespec ts = { 0, 50 * 1000000 };
 		nanosleep(&ts, NULL);
+		if (sl_now_ns() >= next_report) {
+			log_growth(n, last, true);
+			next_report += GROWTH_REPORT_NS;
+		}
 	}
 	SL_LOG(n->log, SL_INFO, "shutting down");
 	sl_http_server_free(n->http); /* in-flight requests finish first */
@@ -377,18 +445,16 @@ void sl_node_free(sl_node *n)
 		ProfilerStop();
 		n->cpu_profiling = false;
 	}
-#ifdef SL_HAVE_TCMALLOC
-	if (n->heap_profiling)
-		HeapProfilerStop();
-#endif
 	sl_routes_free(n->routes);
 	sl_chains_release(n);
 	sl_vms_release(n);
 	sl_cstore_close(n->store);
+	sl_dirlock_release(&n->dir_lock);
 	sl_rwlock_destroy(&n->routes_lock);
 	sl_mutex_destroy(&n->chains_lock);
 	sl_mutex_destroy(&n->prof_lock);
 	sl_mutex_destroy(&n->vms_lock);
 	sl_mutex_destroy(&n->source_lock);
+	sl_metrics_free(n->metrics);
 	free(n);
 }

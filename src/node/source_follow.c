@@ -120,9 +120,10 @@ void *sl_follow_main(void *arg)
 			continue;
 		}
 		backoff = 100;
-		if (all_caught_up && !atomic_load(&n->source_caught_up)) {
-			SL_LOG(n->log_source, SL_INFO, "caught up with %s", n->cfg.follow_url);
-			atomic_store(&n->source_caught_up, true);
+		if (all_caught_up) {
+			if (!atomic_load(&n->source_caught_up))
+				SL_LOG(n->log_source, SL_INFO, "caught up with %s", n->cfg.follow_url);
+			sl_node_caught_up(n);
 		}
 		sl_node_sleep_ms(n, n->cfg.follow_poll_ms ? n->cfg.follow_poll_ms : 500);
 	}

@@ -48,8 +48,9 @@ sl_err sl_import_file(sl_node *n, const char *path, char err[256])
 		size_t used = 0;
 		if (sl_clog_decode(buf, got, &rec, &used, &d)) {
 			e = d.code;
+			/* The record's own start: where a reader of the file finds the bad record. */
 			snprintf(err, 256, "record %llu at byte %llu: %s", (unsigned long long)records,
-				 (unsigned long long)(offset + d.offset), d.msg);
+				 (unsigned long long)offset, d.msg);
 			break;
 		}
 		if ((e = sl_batcher_add(&bt, rec.kind, &rec.c))) {

@@ -265,7 +265,9 @@ sl_err sl_cstore_append(sl_cstore *s, sl_ikind k, const sl_container *cs, size_t
 			memcpy(p + REC_HEAD, c->bytes, c->len);
 		if (hook) {
 			put_ctx pc = { s, txn, k, next, c->len, 0 };
-			hook->txs_of(hook->ctx, k, c, put_txloc, &pc);
+			sl_container at = *c;
+			at.index = next; /* the hook sees where the container goes */
+			hook->txs_of(hook->ctx, k, &at, put_txloc, &pc);
 			if (pc.rc) {
 				err = SL_ERR_STORE;
 				break;

@@ -71,10 +71,11 @@ SL_MUST_USE sl_err sl_cstore_find(sl_cstore_rd *rd, sl_ikind k, const uint8_t id
 SL_MUST_USE sl_err sl_cstore_index_of(sl_cstore_rd *rd, sl_ikind k, const uint8_t id[32], uint64_t *index);
 
 /*
- * A hook that finds the txs inside a container being appended (the store
- * itself knows no formats): for each one it calls put(), and the locator is
- * written in the same transaction as the container. Offsets are into the
- * container's bytes.
+ * A hook called for each container appended (not for ids already present),
+ * inside the append's transaction, with `index` set to the container's
+ * place. It finds the txs inside the container (the store itself knows no
+ * formats): for each one it calls put(), and the locator is written in the
+ * same transaction as the container. Offsets are into the container's bytes.
  */
 typedef void (*sl_cstore_put_fn)(void *put_ctx, const uint8_t tx_id[32], size_t offset, size_t len);
 typedef struct sl_cstore_hook {

@@ -54,7 +54,11 @@ static sl_err load_file(sl_config *cfg, const sl_opt *opts, size_t n, void *dst,
 	json_error_t je;
 	json_t *root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
 	if (!root) {
-		snprintf(err, 512, "config file %s: %s (line %d)", path, je.text, je.line);
+		if (je.line > 0) /* a syntax error; otherwise the file could not be read (jansson says why) */
+			snprintf(err, 512, "config file %s: %s (line %d, column %d)", path, je.text, je.line,
+				 je.column);
+		else
+			snprintf(err, 512, "config file %s: %s", path, je.text);
 		return SL_ERR_INVALID;
 	}
 	sl_err e = SL_OK;

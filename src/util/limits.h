@@ -18,6 +18,9 @@
 #define SL_HTTP_MAX_PATH 2048
 #define SL_HTTP_DRAIN_SECONDS 10 /* graceful shutdown: wait this long for requests in flight */
 
+/* admin.memoryProfile: how long the heap profiler records (admin.c explains why a window) */
+#define SL_HEAP_PROFILE_WINDOW_MS 2000
+
 /* JSON */
 #define SL_JSON_MAX_DEPTH 10000 /* Go's encoding/json nesting limit */
 

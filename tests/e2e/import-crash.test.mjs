@@ -59,6 +59,12 @@ async function importDamaged(t, name, buf, recs, stopAt, message) {
     // still serving
     const h = await getStatus(`${n.url}/ext/health/liveness`);
     assert.equal(h.status, 200);
+    // ... but not healthy: health names the failed import
+    const all = await getStatus(`${n.url}/ext/health`);
+    assert.equal(all.status, 503, all.text);
+    assert.equal(all.json.healthy, false);
+    assert.ok(all.json.checks.source && all.json.checks.source.error.includes(log), all.text);
+    assert.ok(message.test(all.json.checks.source.error.replace(log, '<log>')), all.text);
     const info = await rpc(`${n.url}/ext/info`, 'info.getNodeID', {});
     assert.ok(info.result && /^NodeID-/.test(info.result.nodeID), JSON.stringify(info));
     assert.deepEqual(await n.stop(), { code: 0, sig: null });
@@ -146,6 +152,7 @@ test('a record with a bad checksum stops the import at that record', { timeout: 
   buf[off[k] + 45 + Math.floor(recs[k].bytes.length / 2)] ^= 0x01; // one bit of the container
   const line = await importDamaged(t, 'bad checksum', buf, recs, k, /checksum/);
   assert.match(line, /record 700\b/, 'the error names the record');
+  assert.match(line, new RegExp(`at byte ${off[k]}\\b`), 'and the byte offset where the record starts');
 });
 
 test('a checksum field that is itself damaged stops the import at that record', { timeout: 60000 }, async (t) => {
@@ -155,6 +162,7 @@ test('a checksum field that is itself damaged stops the import at that record', 
   buf[off[101] - 1] ^= 0x80; // last checksum byte of record 100
   const line = await importDamaged(t, 'bad checksum byte', buf, recs, 100, /checksum/);
   assert.match(line, /record 100\b/);
+  assert.match(line, new RegExp(`at byte ${off[100]}\\b`), 'the record start, not its checksum field');
 });
 
 test('a torn last record: every complete record is imported', { timeout: 60000 }, async (t) => {
@@ -167,7 +175,8 @@ test('a torn last record: every complete record is imported', { timeout: 60000 }
   // cut inside the 45-byte header of the last record
   await importDamaged(t, 'torn header', full.subarray(0, off[last] + 20), recs, last, /cut short|truncat/i);
   // cut inside the checksum
-  await importDamaged(t, 'torn checksum', full.subarray(0, off[last + 1] - 2), recs, last, /cut short|truncat/i);
+  const line = await importDamaged(t, 'torn checksum', full.subarray(0, off[last + 1] - 2), recs, last, /cut short|truncat/i);
+  assert.match(line, new RegExp(`at byte ${off[last]}\\b`), 'the start of the torn record, not the end of the file');
 });
 
 test('a record longer than 2 MiB stops the import; exactly 2 MiB is accepted', { timeout: 90000 }, async (t) => {
@@ -188,6 +197,7 @@ test('a record longer than 2 MiB stops the import; exactly 2 MiB is accepted', {
   const buf = Buffer.concat([encodeClog(good.slice(0, 31)), overRec, sha256(overRec).subarray(28), after]);
   const line = await importDamaged(t, 'over-long record', buf, good, 31, /limit|too large|too long|longer/i);
   assert.match(line, /record 31\b/);
+  assert.match(line, new RegExp(`at byte ${encodeClog(good.slice(0, 31)).length}\\b`));
 });
 
 test('an unknown index kind, and a file without the magic', { timeout: 60000 }, async (t) => {
@@ -199,6 +209,27 @@ test('an unknown index kind, and a file without the magic', { timeout: 60000 }, 
   const nomagic = Buffer.from(encodeClog(recs));
   nomagic.write('SLCLOG02', 0);
   await importDamaged(t, 'no magic', nomagic, recs, 0, /magic|not a container log/i);
+});
+
+test('a missing import file: the node still serves, and health names the failed import', { timeout: 60000 }, async () => {
+  const dir = tempDir('snowline-import-missing-');
+  const ns = nodes();
+  try {
+    const log = join(dir, 'nowhere.clog');
+    const n = await ns.start(['--index-enabled', '--data-dir', join(dir, 'd'), '--import', log]);
+    const h = await waitFor(async () => {
+      const s = await getStatus(`${n.url}/ext/health`);
+      return s.status === 503 && s.json && s.json.checks.source && s.json.checks.source.error ? s : undefined;
+    }, { timeoutMs: 20000, what: () => `health to report the failed import:\n${n.logs()}` });
+    assert.equal(h.json.healthy, false);
+    assert.match(h.json.checks.source.error, /nowhere\.clog: cannot open: No such file or directory/);
+    assert.equal(h.json.checks.source.message.source, 'import');
+    assert.equal((await getStatus(`${n.url}/ext/health/liveness`)).status, 200, 'the node itself is alive');
+    assert.deepEqual(await n.stop(), { code: 0, sig: null });
+  } finally {
+    await ns.killAll();
+    cleanup(dir);
+  }
 });
 
 // ---- spec 001 §3 completeness rules ----
