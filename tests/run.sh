@@ -10,6 +10,14 @@ cd "$(dirname "$0")/.."
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 SUITES=${SUITES:-lint unit fuzz e2e}
+
+# One throwaway PostgreSQL server for the whole run (store tests run on both backends).
+PG_DIR=$(mktemp -d /tmp/snowline-pg-XXXXXX)
+trap 'scripts/pg-test-server.sh stop "$PG_DIR"; rm -rf "$PG_DIR"' EXIT
+if [[ " $SUITES " == *" unit "* || " $SUITES " == *" e2e "* ]]; then
+	pg_env=$(scripts/pg-test-server.sh start "$PG_DIR") && eval "$pg_env" ||
+		echo "tests: cannot start PostgreSQL; the PostgreSQL halves of the store tests will fail"
+fi
 pass=0 fail=0 failed=()   # suites
 cases_pass=0 cases_fail=0 # individual tests inside the suites
 note() { printf '%s\n' "$*"; }

@@ -51,9 +51,10 @@ static void collect(void *ctx, sl_buf *out)
 		sl_metrics_head(out, "snowline_index_containers", "Containers in each index.", "gauge");
 		for (int k = 0; k < SL_IDX__COUNT; k++) {
 			uint64_t c = 0;
-			if (n->index_state[k] != SL_INDEX_OFF && sl_cstore_count(rd, (sl_ikind)k, &c) == SL_OK)
-				sl_metrics_sample(out, "snowline_index_containers", "index", sl_ikind_name((sl_ikind)k),
-						  (double)c);
+			if (n->index_state[k] != SL_INDEX_OFF &&
+			    sl_cstore_count(rd, (sl_ikind)k, &c) == SL_OK)
+				sl_metrics_sample(out, "snowline_index_containers", "index",
+						  sl_ikind_name((sl_ikind)k), (double)c);
 		}
 		sl_cstore_rd_end(rd);
 	}
@@ -62,27 +63,32 @@ static void collect(void *ctx, sl_buf *out)
 		char err[256];
 		bool up = atomic_load(&n->source_caught_up);
 		int64_t at = atomic_load(&n->caught_up_ns), now = sl_now_ns();
-		sl_metrics_head(out, "snowline_source_info", "The node's source of containers (value 1).", "gauge");
+		sl_metrics_head(out, "snowline_source_info", "The node's source of containers (value 1).",
+				"gauge");
 		sl_metrics_sample(out, "snowline_source_info", "source", src, 1);
 		sl_metrics_head(out, "snowline_source_caught_up",
 				"1 when the source has delivered everything it had at least once.", "gauge");
 		sl_metrics_sample(out, "snowline_source_caught_up", NULL, NULL, up);
-		sl_metrics_head(out, "snowline_source_healthy", "1 when the source's last attempt succeeded.", "gauge");
+		sl_metrics_head(out, "snowline_source_healthy", "1 when the source's last attempt succeeded.",
+				"gauge");
 		sl_metrics_sample(out, "snowline_source_healthy", NULL, NULL, !sl_node_source_error(n, err));
-		sl_metrics_head(out, "snowline_source_errors_total", "Failures of the source (each retry counts).",
-				"counter");
+		sl_metrics_head(out, "snowline_source_errors_total",
+				"Failures of the source (each retry counts).", "counter");
 		sl_metrics_sample(out, "snowline_source_errors_total", NULL, NULL,
 				  (double)atomic_load(&n->source_errors));
-		sl_metrics_head(out, "snowline_source_lag_seconds",
-				"Seconds since the node last held everything its source had (since start when never).",
-				"gauge");
+		sl_metrics_head(
+			out, "snowline_source_lag_seconds",
+			"Seconds since the node last held everything its source had (since start when never).",
+			"gauge");
 		int64_t since = at ? at : n->start_ns;
-		sl_metrics_sample(out, "snowline_source_lag_seconds", NULL, NULL, (double)(now - since) / 1e9);
+		sl_metrics_sample(out, "snowline_source_lag_seconds", NULL, NULL,
+				  (double)(now - since) / 1e9);
 	}
 #ifdef SL_HAVE_TCMALLOC
 	size_t v = 0;
 	if (MallocExtension_GetNumericProperty("generic.current_allocated_bytes", &v)) {
-		sl_metrics_head(out, "snowline_heap_allocated_bytes", "Bytes the program holds from tcmalloc.", "gauge");
+		sl_metrics_head(out, "snowline_heap_allocated_bytes",
+				"Bytes the program holds from tcmalloc.", "gauge");
 		sl_metrics_sample(out, "snowline_heap_allocated_bytes", NULL, NULL, (double)v);
 	}
 #endif
@@ -93,11 +99,11 @@ sl_err sl_node_metrics_init(sl_node *n)
 	if (!(n->metrics = sl_metrics_new()))
 		return SL_ERR_NOMEM;
 	n->m_requests = sl_metric_family_add(n->metrics, "snowline_http_requests_total",
-					     "HTTP requests answered, by route, method and status.", SL_METRIC_COUNTER,
-					     "route,method,code");
+					     "HTTP requests answered, by route, method and status.",
+					     SL_METRIC_COUNTER, "route,method,code");
 	n->m_latency = sl_metric_family_add(n->metrics, "snowline_http_request_duration_seconds",
-					    "Time to answer a request, by route and method.", SL_METRIC_HISTOGRAM,
-					    "route,method");
+					    "Time to answer a request, by route and method.",
+					    SL_METRIC_HISTOGRAM, "route,method");
 	n->m_appended = sl_metric_family_add(n->metrics, "snowline_index_appended_total",
 					     "Containers appended to each index since the node started.",
 					     SL_METRIC_COUNTER, "index");

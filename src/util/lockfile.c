@@ -7,9 +7,15 @@
 
 sl_err sl_dirlock_take(sl_dirlock *l, const char *dir, char err[512])
 {
-	l->fd = -1;
-	char path[1100];
+	char path[1100], what[1200];
 	snprintf(path, sizeof path, "%s/LOCK", dir);
+	snprintf(what, sizeof what, "the data directory %s", dir);
+	return sl_lockfile_take(l, path, what, err);
+}
+
+sl_err sl_lockfile_take(sl_dirlock *l, const char *path, const char *what, char err[512])
+{
+	l->fd = -1;
 	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0640);
 	if (fd < 0) {
 		snprintf(err, 512, "cannot open %s: %s", path, strerror(errno));
@@ -23,8 +29,7 @@ sl_err sl_dirlock_take(sl_dirlock *l, const char *dir, char err[512])
 		pid[strcspn(pid, "\n")] = 0;
 		close(fd);
 		if (e == EWOULDBLOCK) {
-			snprintf(err, 512,
-				 "the data directory %s is in use by another snowline process%s%s%s", dir,
+			snprintf(err, 512, "%s is in use by another snowline process%s%s%s", what,
 				 pid[0] ? " (pid " : "", pid, pid[0] ? ")" : "");
 			return SL_ERR_CONFLICT;
 		}

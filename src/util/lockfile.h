@@ -23,6 +23,8 @@ typedef struct sl_dirlock {
  * the lock file cannot be opened.
  */
 SL_MUST_USE sl_err sl_dirlock_take(sl_dirlock *l, const char *dir, char err[512]);
+/* The same for any lock file: `what` names the thing it guards in the message. */
+SL_MUST_USE sl_err sl_lockfile_take(sl_dirlock *l, const char *path, const char *what, char err[512]);
 void sl_dirlock_release(sl_dirlock *l);
 
 #endif

@@ -1,0 +1,223 @@
+/*
+ * schema.c — the SQL store's schema and its migrations (docs/store.md has
+ * the reasoning behind each table).
+ *
+ * Conventions every table keeps:
+ *   chain      0 P, 1 X, 2 C (the primary network's chains, see index/rows.h);
+ *              in address tables also 3: the C-chain's EVM (0x) addresses
+ *   ids        32-byte blobs (tx, block, UTXO, asset ids); addresses 20-byte blobs
+ *   amounts    8-byte big-endian blobs (sql.h: their byte order is their order)
+ *   times      unix seconds
+ *   seq        a tx's place in its chain: (height << 20 | position) for the txs
+ *              of P and C blocks, SL_SEQ_LINEAR + (height << 20 | position) for
+ *              X-chain block txs, the X/tx index position for DAG-era X txs; so
+ *              ordering by seq is ordering by time, uniquely and the same in
+ *              every store whatever order the node's indexes were read in.
+ * Every row is a function of the containers alone: no insertion counters,
+ * no arrival times. A UTXO's creation and consumption may arrive in either
+ * order (an import before the export that made its UTXO, an X-chain block
+ * spending a DAG tx's output): both sides upsert the same row, and the rows
+ * derived from both (address activity, consumed flags) are written by
+ * whichever side comes second.
+ *
+ * Tables are laid out for their read paths: the UTXO and transaction lists
+ * of an address are clustered on (chain, address, time), so a page is one
+ * contiguous range (WITHOUT ROWID in SQLite; in PostgreSQL the primary key
+ * index, which the planner reads in order).
+ */
+#include "store/sql_backend.h"
+
+static const char *const v1[] = {
+	/* What the store holds: its network, the page-token secret, its creator. */
+	"CREATE TABLE meta (key TEXT PRIMARY KEY, value {blob} NOT NULL)",
+
+	/* Per index of the node (0 P/block, 1 C/block, 2 X/tx, 3 X/block, 4 X/vtx): the next
+	 * container to apply and the id of the last one applied. Written in the transaction of
+	 * the batch it follows, so a crash loses the batch and its cursor together. */
+	"CREATE TABLE cursors (kind {int} PRIMARY KEY, next {int} NOT NULL, last_id {blob})",
+
+	/* Blocks of P, of the linear X-chain and of C. hash: the chain's own block id (the inner
+	 * block of a proposervm container); vm_*: the proposervm wrapper (NULL when bare);
+	 * proposer: its node id (NULL when unsigned). txs: ntx * 32 bytes of tx ids. */
+	"CREATE TABLE blocks (chain {int} NOT NULL, height {int} NOT NULL, hash {blob} NOT NULL, "
+	"parent {blob} NOT NULL, ts {int} NOT NULL, type {int} NOT NULL, size {int} NOT NULL, "
+	"ntx {int} NOT NULL, txs {blob} NOT NULL, vm_id {blob}, vm_parent {blob}, proposer {blob}, "
+	"vm_height {int}, vm_ts {int}, ipos {int} NOT NULL, PRIMARY KEY (chain, height)) {without_rowid}",
+	"CREATE INDEX blocks_hash ON blocks (hash)",
+	"CREATE INDEX blocks_proposer ON blocks (chain, proposer, height)",
+
+	/* X-chain vertices of the DAG era, by their place in the X/vtx index. */
+	"CREATE TABLE vertices (ipos {int} PRIMARY KEY, hash {blob} NOT NULL, height {int} NOT NULL, "
+	"ts {int} NOT NULL, parents {blob} NOT NULL, ntx {int} NOT NULL, txs {blob} NOT NULL, size {int} NOT NULL)",
+	"CREATE INDEX vertices_height ON vertices (height, ipos)",
+	"CREATE UNIQUE INDEX vertices_hash ON vertices (hash)",
+	"CREATE TABLE vertex_txs (tx {blob} NOT NULL, ipos {int} NOT NULL, PRIMARY KEY (tx, ipos)) {without_rowid}",
+
+	/* Every tx of P, X and the C-chain's atomic txs, clustered by seq. bytes: the signed tx
+	 * with its codec version; the API decodes it for the fields the tx itself determines.
+	 * height/block: its block (NULL for DAG-era X txs). type: the codec type id (atomic txs:
+	 * 0 import, 1 export). */
+	"CREATE TABLE txs (chain {int} NOT NULL, seq {int} NOT NULL, id {blob} NOT NULL, ts {int} NOT NULL, "
+	"type {int} NOT NULL, height {int}, block {blob}, bytes {blob} NOT NULL, PRIMARY KEY (chain, seq)) "
+	"{without_rowid}",
+	"CREATE UNIQUE INDEX txs_id ON txs (id, chain)",
+
+	/* UTXOs by id: the creation columns are NULL until the creating tx is applied, the
+	 * consumption columns (c*) until the consuming one is. chain: where it was created;
+	 * dest: where it is spent (the destination of an export; else chain). otype: the output's
+	 * type id on the wire (7 transfer, 22 stakeable lock, 6/10/11/15/16 X-chain mint, nft and
+	 * property outputs); stake_lock: a lock output's locktime. staked: a stake output, locked
+	 * from stake_start to stake_end and returned (unstaked) by the RewardValidatorTx at that
+	 * time. reward: 1 validator, 2 delegator, 3 validator fee, for reward UTXOs. */
+	"CREATE TABLE utxos (id {blob} PRIMARY KEY, tx {blob}, idx {int}, chain {int}, dest {int}, "
+	"asset {blob}, amount {blob}, otype {int}, locktime {int}, stake_lock {int}, threshold {int}, "
+	"addrs {blob}, group_id {int}, payload {blob}, staked {int}, stake_start {int}, stake_end {int}, "
+	"reward {int}, height {int}, block {blob}, ts {int}, seq {int}, unstaked {int}, "
+	"ctx {blob}, cchain {int}, cheight {int}, cblock {blob}, cts {int}, cseq {int}, cin {int}, ctype {int}) "
+	"{without_rowid}",
+
+	/* The UTXOs an address owns, on the chain where they are spent (dest), whole, so a page
+	 * of them is one range read: the same columns as utxos, one row per owner. */
+	"CREATE TABLE addr_utxos (chain {int} NOT NULL, addr {blob} NOT NULL, ts {int} NOT NULL, id {blob} NOT NULL, "
+	"tx {blob}, idx {int}, created {int}, asset {blob}, amount {blob}, otype {int}, locktime {int}, "
+	"stake_lock {int}, threshold {int}, addrs {blob}, group_id {int}, payload {blob}, staked {int}, "
+	"stake_start {int}, stake_end {int}, reward {int}, height {int}, block {blob}, seq {int}, unstaked {int}, "
+	"ctx {blob}, cchain {int}, cheight {int}, cblock {blob}, cts {int}, cseq {int}, cin {int}, "
+	"PRIMARY KEY (chain, addr, ts, id)) {without_rowid}",
+	"CREATE INDEX addr_utxos_id ON addr_utxos (id)",
+	"CREATE INDEX addr_utxos_amount ON addr_utxos (chain, addr, amount, id)",
+
+	/* The txs an address took part in (owned an input or an output, or is a staking tx's
+	 * reward owner, a subnet's owner, ...), by chain: 0 P, 1 X, 2 C (bech32 owners of atomic
+	 * UTXOs), 3 C (EVM addresses of atomic txs). */
+	"CREATE TABLE addr_txs (chain {int} NOT NULL, addr {blob} NOT NULL, seq {int} NOT NULL, ts {int} NOT NULL, "
+	"type {int} NOT NULL, PRIMARY KEY (chain, addr, seq)) {without_rowid}",
+
+	/* X-chain assets (AVAX is entered with the network), and the txs of each. type: 0
+	 * secp256k1, 1 nft; cap: 0 fixed, 1 variable (it has mint outputs). */
+	"CREATE TABLE assets (id {blob} PRIMARY KEY, name TEXT NOT NULL, symbol TEXT NOT NULL, "
+	"denomination {int} NOT NULL, type {int} NOT NULL, cap {int} NOT NULL, tx {blob}, ts {int})",
+	"CREATE TABLE asset_txs (asset {blob} NOT NULL, seq {int} NOT NULL, ts {int} NOT NULL, type {int} NOT NULL, "
+	"PRIMARY KEY (asset, seq)) {without_rowid}",
+
+	/* P-chain stakers, from their txs: the staking model of the validators and rewards
+	 * endpoints builds on them. fee: delegation shares (parts per million); rewards_owner /
+	 * delegation_owner: threshold u32 | locktime u64 | addresses, as one blob each. end_tx:
+	 * the RewardValidatorTx (committed 1/0) or RemoveSubnetValidatorTx that ended it. */
+	"CREATE TABLE stakers (tx {blob} PRIMARY KEY, seq {int} NOT NULL, type {int} NOT NULL, node {blob} NOT NULL, "
+	"subnet {blob} NOT NULL, start_ts {int} NOT NULL, end_ts {int} NOT NULL, weight {int} NOT NULL, "
+	"fee {int}, nouts {int} NOT NULL, nstake {int} NOT NULL, rewards_owner {blob}, delegation_owner {blob}, "
+	"bls_key {blob}, bls_pop {blob}, accepted_ts {int} NOT NULL, end_tx {blob}, end_ts_actual {int}, "
+	"committed {int})",
+	"CREATE INDEX stakers_node ON stakers (node, seq)",
+
+	/* Reward UTXOs paid for a staking tx (platform.getRewardUTXOs of the node). */
+	"CREATE TABLE rewards (staking_tx {blob} NOT NULL, utxo {blob} NOT NULL, type {int} NOT NULL, "
+	"PRIMARY KEY (staking_tx, utxo)) {without_rowid}",
+	NULL,
+};
+
+const sl_migration sl_migrations[] = {
+	{ 1, v1 },
+};
+const size_t sl_nmigrations = SL_ARRAY_LEN(sl_migrations);
+
+void sl_sql_ddl(const char *ddl, const char *backend, sl_buf *out)
+{
+	bool pg = !strcmp(backend, "postgres");
+	static const struct {
+		const char *token, *sqlite, *pg;
+	} tokens[] = {
+		{ "{blob}", "BLOB", "BYTEA" },
+		{ "{int}", "INTEGER", "BIGINT" },
+		{ "{without_rowid}", "WITHOUT ROWID", "" },
+	};
+	for (const char *p = ddl; *p;) {
+		bool done = false;
+		for (size_t i = 0; i < SL_ARRAY_LEN(tokens) && !done; i++) {
+			size_t n = strlen(tokens[i].token);
+			if (!strncmp(p, tokens[i].token, n)) {
+				sl_buf_adds(out, pg ? tokens[i].pg : tokens[i].sqlite);
+				p += n;
+				done = true;
+			}
+		}
+		if (!done)
+			sl_buf_addc(out, *p++);
+	}
+}
+
+static const sl_sql q_version = { "SELECT version FROM schema_version" };
+static const sl_sql q_set_version = { "UPDATE schema_version SET version = ?" };
+
+static sl_err read_version(sl_conn *c, int *version)
+{
+	*version = 0;
+	sl_stmt *s = sl_stmt_get(c, &q_version);
+	if (!s)
+		return SL_ERR_STORE;
+	sl_err e = sl_stmt_query(s);
+	if (!e && sl_stmt_next(s, &e))
+		*version = (int)sl_col_i64(s, 0);
+	return e;
+}
+
+sl_err sl_schema_apply(sl_conn *c, sl_db_mode mode, int *version)
+{
+	const char *be = sl_conn_backend(c);
+	if (mode == SL_DB_READ) {
+		/* A reader needs the schema this build knows; the indexer makes it. */
+		if (read_version(c, version))
+			return sl_conn_fail(c, SL_ERR_NOT_FOUND, "the store has no snowline schema yet (%s): start "
+							       "`snowline index` on it first",
+					    c->error);
+		if (*version != SL_SCHEMA_VERSION)
+			return sl_conn_fail(c, SL_ERR_UNSUPPORTED,
+					    "the store's schema is version %d; this snowline reads version %d", *version,
+					    SL_SCHEMA_VERSION);
+		return SL_OK;
+	}
+	sl_err e = sl_conn_begin(c);
+	if (e)
+		return e;
+	e = sl_conn_exec_raw(c, "CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)");
+	if (!e)
+		e = read_version(c, version);
+	if (!e && *version == 0)
+		e = sl_conn_exec_raw(c, "INSERT INTO schema_version (version) SELECT 0 WHERE NOT EXISTS "
+					"(SELECT 1 FROM schema_version)");
+	if (!e && *version > SL_SCHEMA_VERSION)
+		e = sl_conn_fail(c, SL_ERR_UNSUPPORTED,
+				 "the store's schema is version %d, newer than this snowline's %d: upgrade snowline",
+				 *version, SL_SCHEMA_VERSION);
+	sl_buf ddl;
+	sl_buf_init(&ddl, 1u << 16);
+	for (size_t m = 0; !e && m < sl_nmigrations; m++) {
+		if (sl_migrations[m].version <= *version)
+			continue;
+		for (const char *const *d = sl_migrations[m].ddl; !e && *d; d++) {
+			sl_buf_reset(&ddl);
+			sl_sql_ddl(*d, be, &ddl);
+			e = ddl.err ? SL_ERR_TOO_LARGE : sl_conn_exec_raw(c, sl_buf_str(&ddl));
+		}
+		if (!e) {
+			sl_stmt *s = sl_stmt_get(c, &q_set_version);
+			if (!s)
+				e = SL_ERR_STORE;
+			else {
+				sl_bind_i64(s, 0, sl_migrations[m].version);
+				e = sl_stmt_exec(s);
+			}
+		}
+		if (!e)
+			*version = sl_migrations[m].version;
+	}
+	sl_buf_release(&ddl);
+	if (e) {
+		char msg[256];
+		snprintf(msg, sizeof msg, "%s", c->error);
+		sl_conn_rollback(c);
+		return sl_conn_fail(c, e, "schema: %s", msg);
+	}
+	return sl_conn_commit(c);
+}

@@ -1,0 +1,241 @@
+/*
+ * sql_sqlite.c — sql.h on SQLite (the only file that sees sqlite3.h).
+ *
+ * A store is one database file in WAL mode, so readers (API servers, any
+ * number of processes) never block the writer (the indexer) and see only
+ * committed transactions. synchronous=NORMAL: a commit is durable against a
+ * crash of the process (kill -9) — the WAL is in the OS's cache — and the
+ * database is never corrupted by a power loss, which may lose the last
+ * commits; the indexer then re-applies them from the node. Every
+ * connection has a busy timeout: two readers opening a WAL database at once
+ * can meet SQLITE_BUSY while its index is rebuilt
+ * (docs/reference/performance-baselines.md).
+ */
+#include "store/sql_backend.h"
+
+#include <sqlite3.h>
+
+#include "util/lockfile.h"
+
+#define BUSY_TIMEOUT_MS 10000
+
+typedef struct lite_conn {
+	sqlite3 *db;
+	sl_dirlock writer; /* the writer holds <path>-writer: one indexer per store */
+} lite_conn;
+
+static void *connect(const sl_db_config *cfg, const char *path, char err[256])
+{
+	sqlite3 *db = NULL;
+	lite_conn *lc = calloc(1, sizeof *lc);
+	if (!lc) {
+		snprintf(err, 256, "out of memory");
+		return NULL;
+	}
+	lc->writer.fd = -1;
+	if (cfg->mode == SL_DB_WRITE) {
+		char lock[1100], what[1200], e512[512];
+		snprintf(lock, sizeof lock, "%s-writer", path);
+		snprintf(what, sizeof what, "the store %s", path);
+		if (sl_lockfile_take(&lc->writer, lock, what, e512)) {
+			snprintf(err, 256, "%s", e512);
+			free(lc);
+			return NULL;
+		}
+	}
+	bool write = cfg->mode == SL_DB_WRITE;
+	int flags = SQLITE_OPEN_NOMUTEX | (write ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY);
+	int rc = sqlite3_open_v2(path, &db, flags, NULL);
+	if (rc != SQLITE_OK) {
+		snprintf(err, 256, "cannot open %s: %s", path, db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
+		sqlite3_close(db);
+		sl_dirlock_release(&lc->writer);
+		free(lc);
+		return NULL;
+	}
+	sqlite3_busy_timeout(db, BUSY_TIMEOUT_MS);
+	sqlite3_extended_result_codes(db, 1);
+	unsigned mb = cfg->cache_mb ? cfg->cache_mb : write ? 256 : 64;
+	char pragmas[512];
+	snprintf(pragmas, sizeof pragmas,
+		 "PRAGMA cache_size = -%u; PRAGMA temp_store = MEMORY; PRAGMA mmap_size = 1073741824;%s", mb * 1024,
+		 write ? " PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA wal_autocheckpoint = 10000;"
+		       : " PRAGMA query_only = 1;");
+	char *msg = NULL;
+	if (sqlite3_exec(db, pragmas, NULL, NULL, &msg) != SQLITE_OK) {
+		snprintf(err, 256, "cannot set up %s: %s", path, msg ? msg : sqlite3_errmsg(db));
+		sqlite3_free(msg);
+		sqlite3_close(db);
+		sl_dirlock_release(&lc->writer);
+		free(lc);
+		return NULL;
+	}
+	lc->db = db;
+	return lc;
+}
+
+static void disconnect(void *impl)
+{
+	lite_conn *lc = impl;
+	if (!lc)
+		return;
+	sqlite3_close_v2(lc->db);
+	sl_dirlock_release(&lc->writer);
+	free(lc);
+}
+
+#define DB(c) (((lite_conn *)(c)->impl)->db)
+
+static sl_err fail(sl_conn *c, int rc, const char *what)
+{
+	sqlite3 *db = DB(c);
+	sl_err e = (rc & 0xff) == SQLITE_BUSY	  ? SL_ERR_TIMEOUT
+		   : (rc & 0xff) == SQLITE_FULL	  ? SL_ERR_IO
+		   : (rc & 0xff) == SQLITE_IOERR  ? SL_ERR_IO
+		   : (rc & 0xff) == SQLITE_NOMEM  ? SL_ERR_NOMEM
+		   : (rc & 0xff) == SQLITE_CONSTRAINT ? SL_ERR_CONFLICT
+						      : SL_ERR_STORE;
+	return sl_conn_fail(c, e, "%s: %s", what, sqlite3_errmsg(db));
+}
+
+static sl_err exec_raw(sl_conn *c, const char *sql)
+{
+	int rc = sqlite3_exec(DB(c), sql, NULL, NULL, NULL);
+	return rc == SQLITE_OK ? SL_OK : fail(c, rc, "sqlite");
+}
+
+/* BEGIN IMMEDIATE: the writer takes the write lock at once, so a busy wait happens at begin, not mid-batch. */
+static sl_err begin(sl_conn *c) { return exec_raw(c, "BEGIN IMMEDIATE"); }
+static sl_err commit(sl_conn *c) { return exec_raw(c, "COMMIT"); }
+static void rollback(sl_conn *c)
+{
+	if (!sqlite3_get_autocommit(DB(c)))
+		sqlite3_exec(DB(c), "ROLLBACK", NULL, NULL, NULL);
+}
+
+typedef struct lite_stmt {
+	sqlite3_stmt *st;
+	bool row;      /* a row is current */
+	bool done;     /* stepped to the end */
+	int64_t changes;
+} lite_stmt;
+
+static void *prepare(sl_conn *c, const char *sql, int *nparams)
+{
+	lite_stmt *ls = calloc(1, sizeof *ls);
+	if (!ls) {
+		sl_conn_fail(c, SL_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	int rc = sqlite3_prepare_v3(DB(c), sql, -1, SQLITE_PREPARE_PERSISTENT, &ls->st, NULL);
+	if (rc != SQLITE_OK) {
+		fail(c, rc, "prepare");
+		free(ls);
+		return NULL;
+	}
+	*nparams = sqlite3_bind_parameter_count(ls->st);
+	return ls;
+}
+
+static void finalize(void *impl)
+{
+	lite_stmt *ls = impl;
+	sqlite3_finalize(ls->st);
+	free(ls);
+}
+
+static void reset(sl_stmt *s)
+{
+	lite_stmt *ls = s->impl;
+	sqlite3_reset(ls->st);
+	sqlite3_clear_bindings(ls->st);
+	ls->row = ls->done = false;
+	ls->changes = 0;
+}
+
+#define ST(s) (((lite_stmt *)(s)->impl)->st)
+static void bind_i64(sl_stmt *s, int i, int64_t v) { sqlite3_bind_int64(ST(s), i + 1, v); }
+static void bind_blob(sl_stmt *s, int i, const void *p, size_t n)
+{
+	sqlite3_bind_blob64(ST(s), i + 1, p, n, SQLITE_TRANSIENT);
+}
+static void bind_text(sl_stmt *s, int i, const char *p, size_t n)
+{
+	sqlite3_bind_text64(ST(s), i + 1, p, n, SQLITE_TRANSIENT, SQLITE_UTF8);
+}
+static void bind_null(sl_stmt *s, int i) { sqlite3_bind_null(ST(s), i + 1); }
+
+static sl_err exec(sl_stmt *s)
+{
+	lite_stmt *ls = s->impl;
+	int rc;
+	while ((rc = sqlite3_step(ls->st)) == SQLITE_ROW)
+		; /* a statement run for its effect: rows it may return are dropped */
+	sl_err e = rc == SQLITE_DONE ? SL_OK : fail(s->conn, rc, "exec");
+	ls->changes = sqlite3_changes64(DB(s->conn));
+	sqlite3_reset(ls->st);
+	return e;
+}
+
+static sl_err query(sl_stmt *s)
+{
+	lite_stmt *ls = s->impl;
+	ls->row = ls->done = false;
+	return SL_OK; /* the first step happens in next() */
+}
+
+static bool next(sl_stmt *s, sl_err *err)
+{
+	lite_stmt *ls = s->impl;
+	if (ls->done)
+		return false;
+	int rc = sqlite3_step(ls->st);
+	if (rc == SQLITE_ROW)
+		return ls->row = true;
+	ls->row = false;
+	ls->done = true;
+	if (rc != SQLITE_DONE)
+		*err = fail(s->conn, rc, "query");
+	return false;
+}
+
+static int64_t changes(sl_stmt *s) { return ((lite_stmt *)s->impl)->changes; }
+static bool col_null(sl_stmt *s, int i) { return sqlite3_column_type(ST(s), i) == SQLITE_NULL; }
+static int64_t col_i64(sl_stmt *s, int i) { return sqlite3_column_int64(ST(s), i); }
+static const uint8_t *col_blob(sl_stmt *s, int i, size_t *n)
+{
+	const uint8_t *p = sqlite3_column_blob(ST(s), i);
+	*n = (size_t)sqlite3_column_bytes(ST(s), i);
+	return p;
+}
+static const char *col_text(sl_stmt *s, int i, size_t *n)
+{
+	const char *p = (const char *)sqlite3_column_text(ST(s), i);
+	*n = (size_t)sqlite3_column_bytes(ST(s), i);
+	return p ? p : "";
+}
+
+const sl_backend sl_backend_sqlite = {
+	.name = "sqlite",
+	.connect = connect,
+	.disconnect = disconnect,
+	.exec_raw = exec_raw,
+	.begin = begin,
+	.commit = commit,
+	.rollback = rollback,
+	.prepare = prepare,
+	.finalize = finalize,
+	.reset = reset,
+	.bind_i64 = bind_i64,
+	.bind_blob = bind_blob,
+	.bind_text = bind_text,
+	.bind_null = bind_null,
+	.exec = exec,
+	.query = query,
+	.next = next,
+	.changes = changes,
+	.col_null = col_null,
+	.col_i64 = col_i64,
+	.col_blob = col_blob,
+	.col_text = col_text,
+};
