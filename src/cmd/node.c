@@ -19,7 +19,7 @@
 typedef struct node_opts {
 	const char *http_host, *data_dir, *profile_dir, *plugin_dir, *log_dir, *log_level, *log_display_level;
 	const char *import, *follow, *compat, *allowed_hosts, *allowed_origins, *config_file;
-	const char *x_chain_id, *c_chain_id, *devnet_seed;
+	const char *x_chain_id, *c_chain_id, *avax_asset_id, *devnet_seed;
 	uint64_t http_port, network_id, http_max_body, http_threads, follow_poll_ms;
 	uint64_t devnet_txs, devnet_accounts, devnet_validators, devnet_start_time, devnet_interval_ms;
 	bool index_enabled, index_allow_incomplete, admin_enabled, devnet, help;
@@ -39,6 +39,8 @@ static const sl_opt opts[] = {
 	{ "data-dir", SL_OPT_STR, O(data_dir), NULL, 0,
 	  "where the node keeps its data (default ~/.snowline)" },
 	{ "network-id", SL_OPT_U64, O(network_id), "1", UINT32_MAX, "1 mainnet, 5 fuji, 12345 local, ..." },
+	{ "avax-asset-id", SL_OPT_STR, O(avax_asset_id), NULL, 0,
+	  "AVAX asset id (cb58) for networks other than 1 and 5" },
 	{ "x-chain-id", SL_OPT_STR, O(x_chain_id), NULL, 0,
 	  "X-chain id (cb58) for networks other than 1, 5, 12345" },
 	{ "c-chain-id", SL_OPT_STR, O(c_chain_id), NULL, 0,
@@ -141,9 +143,10 @@ int cmd_node(int argc, char **argv)
 		.allowed_hosts = o.allowed_hosts,
 		.allowed_origins = o.allowed_origins,
 		.chain_id = { NULL, o.x_chain_id, o.c_chain_id },
+		.avax_asset_id = o.avax_asset_id,
 	};
 	int rc = 2;
-	char devnet_ids[2][64];
+	char devnet_ids[3][64];
 	static sl_devnet_source dsrc;
 	static sl_node_producer producer;
 	if (o.devnet) {
@@ -166,6 +169,10 @@ int cmd_node(int argc, char **argv)
 			nc.chain_id[1] = devnet_ids[0];
 		if (!nc.chain_id[2])
 			nc.chain_id[2] = devnet_ids[1];
+		if (!nc.avax_asset_id) {
+			sl_devnet_chain_id_of(o.devnet_seed, 'A', devnet_ids[2]);
+			nc.avax_asset_id = devnet_ids[2];
+		}
 		if (nc.import_path || nc.follow_url) {
 			fprintf(stderr,
 				"snowline node: --devnet cannot be combined with --import or --follow\n");

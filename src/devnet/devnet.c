@@ -183,6 +183,8 @@ void sl_devnet_chain_id_of(const char *seed, char chain, char out[64])
 		derive(seed ? seed : "snowline", "X-chain", 0, id);
 	else if (chain == 'C')
 		derive(seed ? seed : "snowline", "C-chain", 0, id);
+	else if (chain == 'A') /* the AVAX asset */
+		derive(seed ? seed : "snowline", "AVAX", 0, id);
 	sl_cb58_id(out, id);
 }
 

@@ -46,7 +46,7 @@ SL_MUST_USE sl_err sl_devnet_step(sl_devnet *d, uint64_t seconds, sl_devnet_sink
 void sl_devnet_manifest_write(const sl_devnet *d, sl_buf *out);
 /* Chain ids of this network (cb58), for the node's --x-chain-id/--c-chain-id. */
 const char *sl_devnet_chain_id(const sl_devnet *d, char chain /* 'P', 'X', 'C' */);
-/* The same without building the network: the ids follow from the seed alone. */
+/* The same without building the network: the ids follow from the seed alone ('A': the AVAX asset). */
 void sl_devnet_chain_id_of(const char *seed, char chain, char out[64]);
 
 #endif

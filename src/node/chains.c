@@ -9,20 +9,8 @@
 
 #include <stdio.h>
 
+#include "codec/network.h"
 #include "crypto/cb58.h"
-
-/* Chain ids of the public networks (P is the zero id everywhere). */
-static const struct {
-	uint32_t network_id;
-	const char *x, *c;
-} known[] = {
-	{ 1, "2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM",
-	  "2q9e4r6Mu3U68nU1fYjgbR6JvwrRx36CohpAX5UQxse55x1Q5" },
-	{ 5, "2JVSBoinj9C2J33VntvzYtVJNZdN2NKiwwKjcumHUWEb5DbBrm",
-	  "yH8D7ThNJkxmtkuv2jgBa4P1Rn3Qpr4pPr7QYNfcdoS6k6HWp" },
-	{ 12345, "2eNy1mUFdmaxXNj1eQHUe7Np4gju9sJsEtWQ4MX3ToiNKuADed",
-	  "2CA6j5zYzasynPsFeNoqWkmTCt3VScMvXUZHbfDJ8k3oGzAPtU" },
-};
 
 static const char *const genesis_aliases[SL_CHAIN__COUNT][2] = {
 	[SL_CHAIN_P] = { "P", "platform" },
@@ -43,12 +31,23 @@ static bool add_alias(sl_chain *c, const char *a)
 
 sl_err sl_chains_init(sl_node *n, char err[256])
 {
-	const char *ids[SL_CHAIN__COUNT] = { "11111111111111111111111111111111LpoYY", NULL, NULL };
-	for (size_t i = 0; i < SL_ARRAY_LEN(known); i++)
-		if (known[i].network_id == n->cfg.network_id) {
-			ids[SL_CHAIN_X] = known[i].x;
-			ids[SL_CHAIN_C] = known[i].c;
+	const char *ids[SL_CHAIN__COUNT] = { SL_P_CHAIN_ID, NULL, NULL };
+	const sl_network *net = sl_network_by_id(n->cfg.network_id);
+	if (net) {
+		ids[SL_CHAIN_X] = net->x_chain;
+		ids[SL_CHAIN_C] = net->c_chain;
+	}
+	/* The AVAX asset: the network's, unless given (a devnet's own). */
+	const char *avax = n->cfg.avax_asset_id ? n->cfg.avax_asset_id : net ? net->avax : NULL;
+	if (avax) {
+		const char *msg;
+		char msgbuf[96];
+		if (sl_cb58_decode_id(avax, strlen(avax), n->avax, &msg, msgbuf)) {
+			snprintf(err, 256, "AVAX asset id %s: %s", avax, msg);
+			return SL_ERR_INVALID;
 		}
+		n->has_avax = true;
+	}
 	for (int c = 0; c < SL_CHAIN__COUNT; c++) {
 		if (n->cfg.chain_id[c])
 			ids[c] = n->cfg.chain_id[c];

@@ -22,6 +22,7 @@ sl_err sl_feed_add(sl_feed *f, sl_ikind k, const uint8_t id[32], int64_t ts_ns, 
 }
 
 sl_err sl_feed_flush(sl_feed *f) { return sl_batcher_flush(&f->bt); }
+sl_node *sl_feed_node(sl_feed *f) { return f->node; }
 uint64_t sl_feed_added(const sl_feed *f) { return f->bt.added; }
 bool sl_feed_stopping(const sl_feed *f) { return f->node->stop && *f->node->stop; }
 void sl_feed_sleep_ms(sl_feed *f, unsigned ms) { sl_node_sleep_ms(f->node, ms); }

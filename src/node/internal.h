@@ -66,6 +66,8 @@ struct sl_node {
 	sl_routes *routes;
 	sl_rwlock routes_lock; /* guards routes (handlers read, admin writes) */
 	sl_chain chains[SL_CHAIN__COUNT];
+	uint8_t avax[32]; /* the AVAX asset id (platform.getStakingAssetID), when has_avax */
+	bool has_avax;
 	sl_mutex chains_lock; /* guards chains[].aliases */
 	sl_index_state index_state[SL_IDX__COUNT];
 	uint8_t node_id[20];
@@ -130,6 +132,8 @@ extern const sl_rpc_method sl_health_methods[];
 extern const size_t sl_health_nmethods;
 extern const sl_rpc_method sl_avm_methods[];
 extern const size_t sl_avm_nmethods;
+extern const sl_rpc_method sl_platform_methods[];
+extern const size_t sl_platform_nmethods;
 
 /* chains.c */
 sl_err sl_chains_init(sl_node *n, char err[256]);
@@ -150,6 +154,7 @@ size_t sl_path_clean(const char *p, char *out, size_t cap);
 sl_err sl_import_file(sl_node *n, const char *path, char err[256]);
 void *sl_follow_main(void *arg);
 void *sl_producer_main(void *arg); /* feed.c: runs cfg.producer */
+sl_node *sl_feed_node(sl_feed *f); /* feed.c */
 /* The source failed (msg is logged and health shows it until cleared); sl_node_source_ok clears it. */
 void sl_node_source_fail(sl_node *n, const char *msg);
 void sl_node_source_ok(sl_node *n);

@@ -34,8 +34,8 @@ static void route_chain(sl_node *n, const route *r, const sl_http_req *req, sl_h
 
 /* Services and routes that live as long as the node: allocated with it. */
 typedef struct node_routes {
-	sl_rpc_service admin_svc, info_svc, health_svc, avm_svc;
-	route admin, info, health, health_get, metrics, avm;
+	sl_rpc_service admin_svc, info_svc, health_svc, avm_svc, platform_svc;
+	route admin, info, health, health_get, metrics, avm, platform;
 } node_routes;
 
 static sl_err setup_routes(sl_node *n, node_routes *nr, char err[512])
@@ -86,6 +86,11 @@ static sl_err setup_routes(sl_node *n, node_routes *nr, char err[512])
 			 .fn = route_chain,
 			 .services = one_service(n, "avm", sl_avm_methods, sl_avm_nmethods, n, &nr->avm_svc),
 			 .nservices = 1 };
+	nr->platform = (route){ .name = "bc/P",
+				.fn = route_chain,
+				.services = one_service(n, "platform", sl_platform_methods, sl_platform_nmethods, n,
+							&nr->platform_svc),
+				.nservices = 1 };
 	e = e ? e : sl_routes_add(n->routes, "/ext/info", "", &nr->info);
 	e = e ? e : sl_routes_add(n->routes, "/ext/health", "", &nr->health);
 	e = e ? e : sl_routes_add(n->routes, "/ext/health", "/health", &nr->health_get);
@@ -105,6 +110,8 @@ static sl_err setup_routes(sl_node *n, node_routes *nr, char err[512])
 			e = sl_routes_alias(n->routes, base, api_aliases[c][i], msg);
 		if (!e && c == SL_CHAIN_X)
 			e = sl_routes_add(n->routes, base, "", &nr->avm);
+		if (!e && c == SL_CHAIN_P)
+			e = sl_routes_add(n->routes, base, "", &nr->platform);
 	}
 	if (e)
 		snprintf(err, 512, "cannot set up routes: %s", sl_err_name(e));

@@ -12,7 +12,7 @@
 
 struct sl_cstore {
 	MDB_env *env;
-	MDB_dbi by_index[SL_IDX__COUNT], by_id[SL_IDX__COUNT], txloc, meta;
+	MDB_dbi by_index[SL_IDX__COUNT], by_id[SL_IDX__COUNT], txloc, meta, state;
 };
 
 struct sl_cstore_rd {
@@ -72,7 +72,8 @@ sl_cstore *sl_cstore_open(const char *dir, char err[256])
 			goto lmdb_fail;
 	}
 	if ((rc = mdb_dbi_open(txn, "txloc", MDB_CREATE, &s->txloc)) ||
-	    (rc = mdb_dbi_open(txn, "meta", MDB_CREATE, &s->meta)) || (rc = mdb_txn_commit(txn))) {
+	    (rc = mdb_dbi_open(txn, "meta", MDB_CREATE, &s->meta)) ||
+	    (rc = mdb_dbi_open(txn, "state", MDB_CREATE, &s->state)) || (rc = mdb_txn_commit(txn))) {
 		txn = NULL;
 		goto lmdb_fail;
 	}
@@ -329,3 +330,32 @@ sl_err sl_cstore_meta_put(sl_cstore *s, const char *key, const void *val, size_t
 }
 
 sl_err sl_cstore_meta_del(sl_cstore *s, const char *key) { return meta_write(s, key, NULL, 0, true); }
+
+sl_err sl_cstore_state_put(sl_cstore *s, const void *key, size_t klen, const void *val, size_t vlen)
+{
+	if (!klen || klen > SL_CSTORE_MAX_KEY || vlen > SL_CSTORE_MAX_STATE)
+		return SL_ERR_TOO_LARGE;
+	MDB_txn *txn;
+	if (mdb_txn_begin(s->env, NULL, 0, &txn))
+		return SL_ERR_STORE;
+	MDB_val k = { klen, (void *)key }, v = { vlen, (void *)val };
+	if (mdb_put(txn, s->state, &k, &v, 0)) {
+		mdb_txn_abort(txn);
+		return SL_ERR_STORE;
+	}
+	return mdb_txn_commit(txn) ? SL_ERR_STORE : SL_OK;
+}
+
+sl_err sl_cstore_state_get(sl_cstore_rd *rd, const void *key, size_t klen, sl_span *val)
+{
+	if (!klen || klen > SL_CSTORE_MAX_KEY)
+		return SL_ERR_NOT_FOUND;
+	MDB_val k = { klen, (void *)key }, v;
+	int rc = mdb_get(rd->txn, rd->s->state, &k, &v);
+	if (rc == MDB_NOTFOUND)
+		return SL_ERR_NOT_FOUND;
+	if (rc)
+		return SL_ERR_STORE;
+	*val = sl_span_of(v.mv_data, v.mv_size);
+	return SL_OK;
+}

@@ -9,6 +9,7 @@
  *   "txloc"     key: tx id [32]             value: kind u8 | index u64 BE | offset u32 BE | length u32 BE
  *                                           (a tx inside a container: its bytes are that slice of it)
  *   "meta"      key: text                   value: bytes (node id, markers, cursors)
+ *   "state"     key: bytes (caller's)        value: bytes (chain state the node serves)
  *
  * <kind> is one of P/block, C/block, X/tx, X/block, X/vtx.
  *
@@ -98,6 +99,16 @@ typedef struct sl_txloc {
 	size_t offset, len;
 } sl_txloc;
 SL_MUST_USE sl_err sl_cstore_txloc(sl_cstore_rd *rd, const uint8_t tx_id[32], sl_txloc *loc);
+
+/*
+ * Chain state a node serves beside its indexes ("state" sub-database), keyed
+ * by the caller: e.g. the reward UTXOs of a staking tx, for
+ * platform.getRewardUTXOs. put replaces; get's view lives as long as rd.
+ */
+#define SL_CSTORE_MAX_KEY 64
+#define SL_CSTORE_MAX_STATE (1u << 20)
+SL_MUST_USE sl_err sl_cstore_state_put(sl_cstore *s, const void *key, size_t klen, const void *val, size_t vlen);
+SL_MUST_USE sl_err sl_cstore_state_get(sl_cstore_rd *rd, const void *key, size_t klen, sl_span *val);
 
 /* Small metadata values (at most 4 KiB). get: SL_ERR_NOT_FOUND when absent. */
 SL_MUST_USE sl_err sl_cstore_meta_get(sl_cstore *s, const char *key, uint8_t *out, size_t cap, size_t *len);
