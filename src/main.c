@@ -19,6 +19,7 @@ static const struct command commands[] = {
 	{ "node", cmd_node, "serve the container index, /ext/admin, avm, info and health" },
 	{ "decode", cmd_decode, "print a container, tx or warp message as JSON" },
 	{ "devnet", cmd_devnet, "a node serving a generated local network (or --out: write its history)" },
+	{ "index", cmd_index, "read a node's container indexes into the SQL store of the Data API" },
 };
 
 static int usage(FILE *f)

@@ -13,5 +13,6 @@
 int cmd_node(int argc, char **argv);
 int cmd_decode(int argc, char **argv);
 int cmd_devnet(int argc, char **argv);
+int cmd_index(int argc, char **argv);
 
 #endif

@@ -16,8 +16,8 @@
 
 typedef struct sl_network {
 	uint32_t id;
-	const char *name; /* "mainnet", "fuji", "local" */
-	const char *hrp;  /* "avax", "fuji", "local" */
+	const char *name;		      /* "mainnet", "fuji", "local" */
+	const char *hrp;		      /* "avax", "fuji", "local" */
 	const char *x_chain, *c_chain, *avax; /* cb58; NULL when not fixed (a local network's asset) */
 } sl_network;
 

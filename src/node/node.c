@@ -88,8 +88,8 @@ static sl_err setup_routes(sl_node *n, node_routes *nr, char err[512])
 			 .nservices = 1 };
 	nr->platform = (route){ .name = "bc/P",
 				.fn = route_chain,
-				.services = one_service(n, "platform", sl_platform_methods, sl_platform_nmethods, n,
-							&nr->platform_svc),
+				.services = one_service(n, "platform", sl_platform_methods,
+							sl_platform_nmethods, n, &nr->platform_svc),
 				.nservices = 1 };
 	e = e ? e : sl_routes_add(n->routes, "/ext/info", "", &nr->info);
 	e = e ? e : sl_routes_add(n->routes, "/ext/health", "", &nr->health);

@@ -47,7 +47,7 @@ typedef struct sl_node_config {
 	const char *allowed_hosts;		 /* comma-separated; "*" allows all */
 	const char *allowed_origins;		 /* comma-separated; "*" allows all */
 	const char *chain_id[3];		 /* P, X, C chain ids (cb58); NULL = the network's */
-	const char *avax_asset_id; /* cb58; NULL = the network\'s (mainnet, Fuji) */
+	const char *avax_asset_id;		 /* cb58; NULL = the network\'s (mainnet, Fuji) */
 	const struct sl_node_producer *producer; /* an in-process source (the devnet), or NULL */
 } sl_node_config;
 
@@ -85,7 +85,8 @@ const char *sl_feed_data_dir(const sl_feed *f);
 sl_logger *sl_feed_log(const sl_feed *f);
 /* The reward UTXOs paid for a staking tx (UTXO bytes with codec version), served by
  * platform.getRewardUTXOs. Written at once, so before the block that pays them is flushed. */
-SL_MUST_USE sl_err sl_feed_reward_utxos(sl_feed *f, const uint8_t staking_tx[32], const sl_span *utxos, size_t n);
+SL_MUST_USE sl_err sl_feed_reward_utxos(sl_feed *f, const uint8_t staking_tx[32], const sl_span *utxos,
+					size_t n);
 /* The store's small metadata values (at most 4 KiB each); get: SL_ERR_NOT_FOUND when absent. */
 SL_MUST_USE sl_err sl_feed_meta_get(sl_feed *f, const char *key, uint8_t *out, size_t cap, size_t *len);
 SL_MUST_USE sl_err sl_feed_meta_put(sl_feed *f, const char *key, const void *val, size_t len);

@@ -24,7 +24,8 @@ static int get_staking_asset_id(sl_rpc_call *c)
 	if (c->args[0].set && memcmp(c->args[0].id, zero_id, 32))
 		return sl_rpc_fail(c, "subnet %s is not a permissionless subnet", "of this node");
 	if (!n->has_avax)
-		return sl_rpc_fail(c, "the AVAX asset id of this network is not known (give --avax-asset-id)");
+		return sl_rpc_fail(c,
+				   "the AVAX asset id of this network is not known (give --avax-asset-id)");
 	sl_jw_obj(c->w);
 	sl_jw_key(c->w, "assetID");
 	sl_jw_cb58(c->w, n->avax, 32);

@@ -107,7 +107,8 @@ SL_MUST_USE sl_err sl_cstore_txloc(sl_cstore_rd *rd, const uint8_t tx_id[32], sl
  */
 #define SL_CSTORE_MAX_KEY 64
 #define SL_CSTORE_MAX_STATE (1u << 20)
-SL_MUST_USE sl_err sl_cstore_state_put(sl_cstore *s, const void *key, size_t klen, const void *val, size_t vlen);
+SL_MUST_USE sl_err sl_cstore_state_put(sl_cstore *s, const void *key, size_t klen, const void *val,
+				       size_t vlen);
 SL_MUST_USE sl_err sl_cstore_state_get(sl_cstore_rd *rd, const void *key, size_t klen, sl_span *val);
 
 /* Small metadata values (at most 4 KiB). get: SL_ERR_NOT_FOUND when absent. */

@@ -10,7 +10,8 @@
  *   times      unix seconds
  *   seq        a tx's place in its chain: (height << 20 | position) for the txs
  *              of P and C blocks, SL_SEQ_LINEAR + (height << 20 | position) for
- *              X-chain block txs, the X/tx index position for DAG-era X txs; so
+ *              X-chain block txs, the X/tx index position + 1 for DAG-era X txs
+ *              (0: the genesis); so
  *              ordering by seq is ordering by time, uniquely and the same in
  *              every store whatever order the node's indexes were read in.
  * Every row is a function of the containers alone: no insertion counters,
@@ -32,9 +33,12 @@ static const char *const v1[] = {
 	"CREATE TABLE meta (key TEXT PRIMARY KEY, value {blob} NOT NULL)",
 
 	/* Per index of the node (0 P/block, 1 C/block, 2 X/tx, 3 X/block, 4 X/vtx): the next
-	 * container to apply and the id of the last one applied. Written in the transaction of
-	 * the batch it follows, so a crash loses the batch and its cursor together. */
-	"CREATE TABLE cursors (kind {int} PRIMARY KEY, next {int} NOT NULL, last_id {blob})",
+	 * container to apply and the id of the last one applied, written in the transaction of
+	 * the batch it follows, so a crash loses the batch and its cursor together. head: how many
+	 * containers the node had when last asked; caught_up_ms: when the indexer last held all of
+	 * them (unix ms). Any API server reads these two for its lag metrics. */
+	"CREATE TABLE cursors (kind {int} PRIMARY KEY, next {int} NOT NULL, last_id {blob}, head {int}, "
+	"caught_up_ms {int})",
 
 	/* Blocks of P, of the linear X-chain and of C. hash: the chain's own block id (the inner
 	 * block of a proposervm container); vm_*: the proposervm wrapper (NULL when bare);
@@ -168,13 +172,15 @@ sl_err sl_schema_apply(sl_conn *c, sl_db_mode mode, int *version)
 	if (mode == SL_DB_READ) {
 		/* A reader needs the schema this build knows; the indexer makes it. */
 		if (read_version(c, version))
-			return sl_conn_fail(c, SL_ERR_NOT_FOUND, "the store has no snowline schema yet (%s): start "
-							       "`snowline index` on it first",
+			return sl_conn_fail(c, SL_ERR_NOT_FOUND,
+					    "the store has no snowline schema yet (%s): start "
+					    "`snowline index` on it first",
 					    c->error);
 		if (*version != SL_SCHEMA_VERSION)
-			return sl_conn_fail(c, SL_ERR_UNSUPPORTED,
-					    "the store's schema is version %d; this snowline reads version %d", *version,
-					    SL_SCHEMA_VERSION);
+			return sl_conn_fail(
+				c, SL_ERR_UNSUPPORTED,
+				"the store's schema is version %d; this snowline reads version %d", *version,
+				SL_SCHEMA_VERSION);
 		return SL_OK;
 	}
 	sl_err e = sl_conn_begin(c);
@@ -187,9 +193,10 @@ sl_err sl_schema_apply(sl_conn *c, sl_db_mode mode, int *version)
 		e = sl_conn_exec_raw(c, "INSERT INTO schema_version (version) SELECT 0 WHERE NOT EXISTS "
 					"(SELECT 1 FROM schema_version)");
 	if (!e && *version > SL_SCHEMA_VERSION)
-		e = sl_conn_fail(c, SL_ERR_UNSUPPORTED,
-				 "the store's schema is version %d, newer than this snowline's %d: upgrade snowline",
-				 *version, SL_SCHEMA_VERSION);
+		e = sl_conn_fail(
+			c, SL_ERR_UNSUPPORTED,
+			"the store's schema is version %d, newer than this snowline's %d: upgrade snowline",
+			*version, SL_SCHEMA_VERSION);
 	sl_buf ddl;
 	sl_buf_init(&ddl, 1u << 16);
 	for (size_t m = 0; !e && m < sl_nmigrations; m++) {

@@ -16,7 +16,7 @@ struct sl_db {
 	int version;
 	pthread_mutex_t lock; /* guards the pool */
 	pthread_cond_t freed;
-	sl_conn **idle;       /* connections not borrowed */
+	sl_conn **idle; /* connections not borrowed */
 	size_t nidle, nopen;
 };
 

@@ -65,7 +65,7 @@ typedef enum sl_db_mode {
 } sl_db_mode;
 
 typedef struct sl_db_config {
-	const char *url;    /* "postgres://…" / "postgresql://…", or "sqlite:PATH", or a plain PATH */
+	const char *url; /* "postgres://…" / "postgresql://…", or "sqlite:PATH", or a plain PATH */
 	sl_db_mode mode;
 	unsigned pool_size; /* connections at most (0: 8) */
 	unsigned cache_mb;  /* SQLite page cache per connection (0: 256 MiB for the writer, 64 for readers) */
@@ -88,6 +88,8 @@ SL_MUST_USE sl_err sl_conn_commit(sl_conn *c);
 void sl_conn_rollback(sl_conn *c); /* also after a failed commit; never fails */
 /* The backend's message for the last failure of this connection ("" when none). */
 const char *sl_conn_error(const sl_conn *c);
+/* Set that message (printf style) and return e: for callers that fail mid-transaction for their own reasons. */
+sl_err sl_conn_fail(sl_conn *c, sl_err e, const char *fmt, ...) SL_PRINTF(3, 4);
 
 /* The statement of q on this connection, prepared on first use, reset and unbound. NULL on error. */
 sl_stmt *sl_stmt_get(sl_conn *c, const sl_sql *q);

@@ -70,9 +70,6 @@ extern const sl_backend sl_backend_pg;
 sl_err sl_conn_exec_raw(sl_conn *c, const char *sql);
 const char *sl_conn_backend(const sl_conn *c);
 
-/* Set c->error (printf style) and return e. */
-sl_err sl_conn_fail(sl_conn *c, sl_err e, const char *fmt, ...) SL_PRINTF(3, 4);
-
 /*
  * The schema: DDL statements of each version, with the dialect tokens
  * {blob} {int} {without_rowid} that each backend spells its way

@@ -35,7 +35,7 @@
 typedef struct pg_conn {
 	PGconn *pg;
 	bool pipeline;
-	int pending;        /* commands sent in the pipeline and not yet read */
+	int pending;	    /* commands sent in the pipeline and not yet read */
 	unsigned next_name; /* for statement names */
 } pg_conn;
 
@@ -45,7 +45,7 @@ typedef struct pg_stmt {
 	char *vals[SL_SQL_MAX_PARAMS];
 	int lens[SL_SQL_MAX_PARAMS], fmts[SL_SQL_MAX_PARAMS];
 	char *mem[SL_SQL_MAX_PARAMS]; /* owned copies of bound values */
-	PGresult *res;                /* rows of the last query */
+	PGresult *res;		      /* rows of the last query */
 	int row, nrows;
 	int64_t changes;
 } pg_stmt;
@@ -59,11 +59,12 @@ static sl_err pg_fail(sl_conn *c, const char *what, const PGresult *r)
 	}
 	const char *msg = r ? PQresultErrorMessage(r) : PQerrorMessage(pc->pg);
 	const char *state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
-	sl_err e = state && !strncmp(state, "23", 2)	   ? SL_ERR_CONFLICT /* integrity constraint */
-		   : state && !strcmp(state, "57014")	   ? SL_ERR_TIMEOUT  /* query canceled (statement_timeout) */
-		   : state && !strncmp(state, "53", 2)	   ? SL_ERR_IO	     /* insufficient resources */
-		   : state && !strncmp(state, "08", 2)	   ? SL_ERR_UNAVAILABLE
-							   : SL_ERR_STORE;
+	sl_err e = state && !strncmp(state, "23", 2) ? SL_ERR_CONFLICT /* integrity constraint */
+		   : state && !strcmp(state, "57014")
+			   ? SL_ERR_TIMEOUT			   /* query canceled (statement_timeout) */
+		   : state && !strncmp(state, "53", 2) ? SL_ERR_IO /* insufficient resources */
+		   : state && !strncmp(state, "08", 2) ? SL_ERR_UNAVAILABLE
+						       : SL_ERR_STORE;
 	size_t n = strlen(msg);
 	while (n && (msg[n - 1] == '\n' || msg[n - 1] == ' '))
 		n--;
@@ -258,7 +259,8 @@ static void *prepare(sl_conn *c, const char *sql, int *nparams)
 	if (*nparams > SL_SQL_MAX_PARAMS) {
 		free(ps);
 		free(text);
-		sl_conn_fail(c, SL_ERR_TOO_LARGE, "a statement with more than %d parameters", SL_SQL_MAX_PARAMS);
+		sl_conn_fail(c, SL_ERR_TOO_LARGE, "a statement with more than %d parameters",
+			     SL_SQL_MAX_PARAMS);
 		return NULL;
 	}
 	ps->nparams = *nparams;
@@ -347,16 +349,16 @@ static sl_err exec(sl_stmt *s)
 	pg_conn *pc = s->conn->impl;
 	pg_stmt *ps = s->impl;
 	if (pc->pipeline) {
-		if (!PQsendQueryPrepared(pc->pg, ps->name, ps->nparams, (const char *const *)ps->vals, ps->lens,
-					 ps->fmts, 1))
+		if (!PQsendQueryPrepared(pc->pg, ps->name, ps->nparams, (const char *const *)ps->vals,
+					 ps->lens, ps->fmts, 1))
 			return pg_fail(s->conn, "send", NULL);
 		ps->changes = -1;
 		if (++pc->pending >= PIPELINE_DRAIN)
 			return drain(s->conn);
 		return SL_OK;
 	}
-	PGresult *r = PQexecPrepared(pc->pg, ps->name, ps->nparams, (const char *const *)ps->vals, ps->lens, ps->fmts,
-				     1);
+	PGresult *r = PQexecPrepared(pc->pg, ps->name, ps->nparams, (const char *const *)ps->vals, ps->lens,
+				     ps->fmts, 1);
 	ExecStatusType st = PQresultStatus(r);
 	sl_err e = st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK ? SL_OK : pg_fail(s->conn, "exec", r);
 	if (!e) {
@@ -380,8 +382,8 @@ static sl_err query(sl_stmt *s)
 		sl_err e = drain(s->conn);
 		if (e)
 			return e;
-		if (!PQsendQueryPrepared(pc->pg, ps->name, ps->nparams, (const char *const *)ps->vals, ps->lens,
-					 ps->fmts, 1) ||
+		if (!PQsendQueryPrepared(pc->pg, ps->name, ps->nparams, (const char *const *)ps->vals,
+					 ps->lens, ps->fmts, 1) ||
 		    !PQpipelineSync(pc->pg))
 			return pg_fail(s->conn, "send", NULL);
 		PGresult *r;
@@ -407,8 +409,8 @@ static sl_err query(sl_stmt *s)
 		if (first)
 			return first;
 	} else {
-		PGresult *r = PQexecPrepared(pc->pg, ps->name, ps->nparams, (const char *const *)ps->vals, ps->lens,
-					     ps->fmts, 1);
+		PGresult *r = PQexecPrepared(pc->pg, ps->name, ps->nparams, (const char *const *)ps->vals,
+					     ps->lens, ps->fmts, 1);
 		if (PQresultStatus(r) != PGRES_TUPLES_OK) {
 			sl_err e = pg_fail(s->conn, "query", r);
 			PQclear(r);

@@ -44,7 +44,8 @@ static void *connect(const sl_db_config *cfg, const char *path, char err[256])
 		}
 	}
 	bool write = cfg->mode == SL_DB_WRITE;
-	int flags = SQLITE_OPEN_NOMUTEX | (write ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY);
+	int flags = SQLITE_OPEN_NOMUTEX |
+		    (write ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY);
 	int rc = sqlite3_open_v2(path, &db, flags, NULL);
 	if (rc != SQLITE_OK) {
 		snprintf(err, 256, "cannot open %s: %s", path, db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
@@ -57,10 +58,12 @@ static void *connect(const sl_db_config *cfg, const char *path, char err[256])
 	sqlite3_extended_result_codes(db, 1);
 	unsigned mb = cfg->cache_mb ? cfg->cache_mb : write ? 256 : 64;
 	char pragmas[512];
-	snprintf(pragmas, sizeof pragmas,
-		 "PRAGMA cache_size = -%u; PRAGMA temp_store = MEMORY; PRAGMA mmap_size = 1073741824;%s", mb * 1024,
-		 write ? " PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA wal_autocheckpoint = 10000;"
-		       : " PRAGMA query_only = 1;");
+	snprintf(
+		pragmas, sizeof pragmas,
+		"PRAGMA cache_size = -%u; PRAGMA temp_store = MEMORY; PRAGMA mmap_size = 1073741824;%s",
+		mb * 1024,
+		write ? " PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA wal_autocheckpoint = 10000;"
+		      : " PRAGMA query_only = 1;");
 	char *msg = NULL;
 	if (sqlite3_exec(db, pragmas, NULL, NULL, &msg) != SQLITE_OK) {
 		snprintf(err, 256, "cannot set up %s: %s", path, msg ? msg : sqlite3_errmsg(db));
@@ -89,10 +92,10 @@ static void disconnect(void *impl)
 static sl_err fail(sl_conn *c, int rc, const char *what)
 {
 	sqlite3 *db = DB(c);
-	sl_err e = (rc & 0xff) == SQLITE_BUSY	  ? SL_ERR_TIMEOUT
-		   : (rc & 0xff) == SQLITE_FULL	  ? SL_ERR_IO
-		   : (rc & 0xff) == SQLITE_IOERR  ? SL_ERR_IO
-		   : (rc & 0xff) == SQLITE_NOMEM  ? SL_ERR_NOMEM
+	sl_err e = (rc & 0xff) == SQLITE_BUSY	      ? SL_ERR_TIMEOUT
+		   : (rc & 0xff) == SQLITE_FULL	      ? SL_ERR_IO
+		   : (rc & 0xff) == SQLITE_IOERR      ? SL_ERR_IO
+		   : (rc & 0xff) == SQLITE_NOMEM      ? SL_ERR_NOMEM
 		   : (rc & 0xff) == SQLITE_CONSTRAINT ? SL_ERR_CONFLICT
 						      : SL_ERR_STORE;
 	return sl_conn_fail(c, e, "%s: %s", what, sqlite3_errmsg(db));
@@ -115,8 +118,8 @@ static void rollback(sl_conn *c)
 
 typedef struct lite_stmt {
 	sqlite3_stmt *st;
-	bool row;      /* a row is current */
-	bool done;     /* stepped to the end */
+	bool row;  /* a row is current */
+	bool done; /* stepped to the end */
 	int64_t changes;
 } lite_stmt;
 

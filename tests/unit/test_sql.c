@@ -42,8 +42,12 @@ static sl_db *open_db(const char *url, sl_db_mode mode)
 	return db;
 }
 
-static const sl_sql q_create = { "CREATE TABLE IF NOT EXISTS t (k BIGINT PRIMARY KEY, b BYTEA, s TEXT, a BYTEA)" };
-static const sl_sql q_insert = { "INSERT INTO t (k, b, s, a) VALUES (?, ?, ?, ?) ON CONFLICT (k) DO UPDATE SET s = excluded.s" };
+static const sl_sql q_create = {
+	"CREATE TABLE IF NOT EXISTS t (k BIGINT PRIMARY KEY, b BYTEA, s TEXT, a BYTEA)"
+};
+static const sl_sql q_insert = {
+	"INSERT INTO t (k, b, s, a) VALUES (?, ?, ?, ?) ON CONFLICT (k) DO UPDATE SET s = excluded.s"
+};
 static const sl_sql q_select = { "SELECT k, b, s, a FROM t WHERE a >= ? ORDER BY a" };
 static const sl_sql q_count = { "SELECT COUNT(*) FROM t" };
 static const sl_sql q_dup = { "INSERT INTO t (k) VALUES (?)" };
@@ -138,7 +142,8 @@ static void check_backend(const char *url, const char *name)
 	sl_db_config wcfg = { .url = url, .mode = SL_DB_WRITE };
 	sl_db *w2 = sl_db_open(&wcfg, err);
 	assert_null(w2);
-	assert_non_null(strstr(err, name[0] == 's' ? "is in use by another snowline process" : "another snowline indexer"));
+	assert_non_null(strstr(err, name[0] == 's' ? "is in use by another snowline process"
+						   : "another snowline indexer"));
 
 	/* readers see committed rows, and cannot write */
 	sl_db *r = open_db(url, SL_DB_READ);

@@ -1,0 +1,161 @@
+/*
+ * index.c — `snowline index`: read a node's container indexes into the SQL
+ * store the Data API serves (src/index/index.h).
+ */
+#include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cmd/cmd.h"
+#include "index/index.h"
+#include "util/config.h"
+#include "util/log.h"
+
+typedef struct index_opts {
+	const char *node, *store, *data_dir, *progress, *order, *log_level, *config_file;
+	uint64_t range, poll_ms;
+	bool help;
+} index_opts;
+
+#define O(f) offsetof(index_opts, f)
+static const sl_opt opts[] = {
+	{ "config-file", SL_OPT_STR, O(config_file), NULL, 0, "JSON file of options" },
+	{ "node", SL_OPT_STR, O(node), "http://127.0.0.1:9650", 0,
+	  "the node whose /ext/index to read (snowline, or avalanchego with --index-enabled)" },
+	{ "store", SL_OPT_STR, O(store), NULL, 0,
+	  "postgres://… for PostgreSQL; else a SQLite file (default <data-dir>/index.db)" },
+	{ "data-dir", SL_OPT_STR, O(data_dir), NULL, 0, "where the SQLite store lives (default ~/.snowline)" },
+	{ "range", SL_OPT_U64, O(range), "1024", 1024, "containers per request to the node (1 to 1024)" },
+	{ "poll-ms", SL_OPT_U64, O(poll_ms), "250", 60000, "how often a caught-up index asks the node again" },
+	{ "progress", SL_OPT_STR, O(progress), "auto", 0,
+	  "auto (a line per index on a terminal, else a log line every 5 s), tty, log or off" },
+	{ "order", SL_OPT_STR, O(order), "round-robin", 0,
+	  "how the five indexes' batches interleave: round-robin, random:SEED, or sequential:K1,K2,… "
+	  "(each index until caught up, e.g. sequential:C/block,X/block,X/tx,X/vtx,P/block)" },
+	{ "log-level", SL_OPT_STR, O(log_level), "info", 0, "verbo debug trace info warn error fatal off" },
+	{ "help", SL_OPT_BOOL, O(help), NULL, 0, "show this help" },
+};
+
+static volatile sig_atomic_t stop;
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+/* --order: round-robin | random:SEED | sequential:K,K,K,K,K */
+static bool parse_order(const char *s, sl_indexer_config *c, char err[256])
+{
+	if (!strcmp(s, "round-robin")) {
+		c->order = SL_ORDER_ROUND_ROBIN;
+		return true;
+	}
+	if (!strncmp(s, "random:", 7)) {
+		char *end;
+		c->seed = strtoull(s + 7, &end, 10);
+		c->order = SL_ORDER_RANDOM;
+		if (*end || end == s + 7) {
+			snprintf(err, 256, "--order random:SEED needs a number, not '%s'", s + 7);
+			return false;
+		}
+		return true;
+	}
+	if (!strncmp(s, "sequential:", 11)) {
+		c->order = SL_ORDER_SEQUENTIAL;
+		bool seen[SL_IDX__COUNT] = { 0 };
+		int n = 0;
+		char buf[128];
+		snprintf(buf, sizeof buf, "%s", s + 11);
+		for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+			sl_ikind k;
+			if (!sl_ikind_parse(tok, &k) || seen[k] || n == SL_IDX__COUNT) {
+				snprintf(err, 256, "--order sequential: '%s' is not one of the five indexes (each once)", tok);
+				return false;
+			}
+			seen[k] = true;
+			c->sequence[n++] = k;
+		}
+		if (n != SL_IDX__COUNT) {
+			snprintf(err, 256, "--order sequential: name all five indexes, in the order to apply them");
+			return false;
+		}
+		return true;
+	}
+	snprintf(err, 256, "--order must be round-robin, random:SEED or sequential:…, not '%s'", s);
+	return false;
+}
+
+int cmd_index(int argc, char **argv)
+{
+	index_opts o = { 0 };
+	sl_config cfg;
+	char err[512], e256[256];
+	int rc = 2;
+	if (sl_config_load(&cfg, opts, SL_ARRAY_LEN(opts), &o, argc, argv, NULL, err)) {
+		fprintf(stderr, "snowline index: %s\n", err);
+		goto out;
+	}
+	if (o.help) {
+		sl_config_usage(stdout, "usage: snowline index [options]", opts, SL_ARRAY_LEN(opts));
+		rc = 0;
+		goto out;
+	}
+	sl_indexer_config ic = { .node_url = o.node, .range = (unsigned)o.range, .poll_ms = (unsigned)o.poll_ms };
+	if (!o.range) {
+		fprintf(stderr, "snowline index: --range must be from 1 to 1024, not 0\n");
+		goto out;
+	}
+	if (!parse_order(o.order, &ic, e256)) {
+		fprintf(stderr, "snowline index: %s\n", e256);
+		goto out;
+	}
+	static const char *const modes[] = { "auto", "tty", "log", "off" };
+	size_t m = 0;
+	while (m < SL_ARRAY_LEN(modes) && strcmp(o.progress, modes[m]))
+		m++;
+	if (m == SL_ARRAY_LEN(modes)) {
+		fprintf(stderr, "snowline index: --progress must be auto, tty, log or off, not '%s'\n", o.progress);
+		goto out;
+	}
+	ic.progress = (sl_index_progress)m;
+	sl_level level;
+	if (!sl_level_parse(o.log_level, strlen(o.log_level), &level)) {
+		fprintf(stderr, "snowline index: --log-level: unknown log level '%s'\n", o.log_level);
+		goto out;
+	}
+	char dir[1024], store[1100];
+	snprintf(dir, sizeof dir, "%s", o.data_dir ? o.data_dir : "");
+	if (!o.data_dir)
+		snprintf(dir, sizeof dir, "%s/.snowline", getenv("HOME") ? getenv("HOME") : ".");
+	if (o.store)
+		snprintf(store, sizeof store, "%s", o.store);
+	else {
+		mkdir(dir, 0750);
+		snprintf(store, sizeof store, "%s/index.db", dir);
+	}
+	ic.store_url = store;
+	size_t nl = strlen(o.node);
+	static char node[1024];
+	snprintf(node, sizeof node, "%.*s", (int)(nl && o.node[nl - 1] == '/' ? nl - 1 : nl), o.node);
+	ic.node_url = node;
+	sl_log_setup(NULL, level, level);
+
+	struct sigaction sa = { .sa_handler = on_signal };
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	sl_indexer *ix = sl_indexer_new(&ic, err);
+	if (!ix) {
+		fprintf(stderr, "snowline index: %s\n", err);
+		rc = 1;
+		goto out;
+	}
+	rc = sl_indexer_run(ix, &stop);
+	sl_indexer_free(ix);
+out:
+	sl_config_release(&cfg);
+	return rc;
+}

@@ -1,0 +1,452 @@
+/*
+ * write.c — one batch of rows into the store, with its index's cursor, in
+ * one transaction (write.h).
+ *
+ * Every statement is an idempotent upsert, so a batch applied twice (after a
+ * crash between commit and whatever followed) changes nothing; and the two
+ * sides of a UTXO — its creation and its consumption, which may come from
+ * different indexes in either order — each write their own columns of the
+ * same row and copy the other side's where it is already there:
+ *
+ *   creation     upsert utxos' creation columns; one addr_utxos row per owner,
+ *                copied from utxos (so with the consumption when it is known);
+ *                the consumer's activity for each owner, when it is known
+ *   consumption  upsert utxos' consumption columns; update the addr_utxos rows
+ *                (none yet if the creation is not known); the consumer's
+ *                activity for each owner known from addr_utxos
+ *
+ * Whichever comes second finds the first and completes both; the final rows
+ * are the same in both orders (tests/e2e check it by dumping stores indexed
+ * in different interleavings).
+ */
+#include "index/write.h"
+
+#include "codec/avax.h"
+
+static const sl_sql q_block = {
+	"INSERT INTO blocks (chain, height, hash, parent, ts, type, size, ntx, txs, vm_id, vm_parent, proposer, "
+	"vm_height, vm_ts, ipos) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (chain, height) DO NOTHING"
+};
+static const sl_sql q_tx = { "INSERT INTO txs (chain, seq, id, ts, type, height, block, bytes) "
+			     "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (chain, seq) DO NOTHING" };
+static const sl_sql q_out = {
+	"INSERT INTO utxos (id, tx, idx, chain, dest, asset, amount, otype, locktime, stake_lock, threshold, addrs, "
+	"group_id, payload, staked, stake_start, stake_end, reward, height, block, ts, seq) "
+	"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET "
+	"tx = excluded.tx, idx = excluded.idx, chain = excluded.chain, dest = excluded.dest, asset = excluded.asset, "
+	"amount = excluded.amount, otype = excluded.otype, locktime = excluded.locktime, "
+	"stake_lock = excluded.stake_lock, threshold = excluded.threshold, addrs = excluded.addrs, "
+	"group_id = excluded.group_id, payload = excluded.payload, staked = excluded.staked, "
+	"stake_start = excluded.stake_start, stake_end = excluded.stake_end, reward = excluded.reward, "
+	"height = excluded.height, block = excluded.block, ts = excluded.ts, seq = excluded.seq"
+};
+static const sl_sql q_out_addr = {
+	"INSERT INTO addr_utxos (chain, addr, ts, id, tx, idx, created, asset, amount, otype, locktime, stake_lock, "
+	"threshold, addrs, group_id, payload, staked, stake_start, stake_end, reward, height, block, seq, unstaked, "
+	"ctx, cchain, cheight, cblock, cts, cseq, cin) "
+	"SELECT dest, ?, ts, id, tx, idx, chain, asset, amount, otype, locktime, stake_lock, threshold, addrs, "
+	"group_id, payload, staked, stake_start, stake_end, reward, height, block, seq, unstaked, "
+	"ctx, cchain, cheight, cblock, cts, cseq, cin FROM utxos WHERE id = ? ON CONFLICT DO NOTHING"
+};
+static const sl_sql q_out_consumer = { "INSERT INTO addr_txs (chain, addr, seq, ts, type) "
+				       "SELECT cchain, ?, cseq, cts, ctype FROM utxos WHERE id = ? AND ctx IS NOT NULL "
+				       "ON CONFLICT DO NOTHING" };
+static const sl_sql q_spend = {
+	"INSERT INTO utxos (id, ctx, cchain, cheight, cblock, cts, cseq, cin, ctype) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+	"ON CONFLICT (id) DO UPDATE SET ctx = excluded.ctx, cchain = excluded.cchain, cheight = excluded.cheight, "
+	"cblock = excluded.cblock, cts = excluded.cts, cseq = excluded.cseq, cin = excluded.cin, ctype = excluded.ctype"
+};
+static const sl_sql q_spend_addr = { "UPDATE addr_utxos SET ctx = ?, cchain = ?, cheight = ?, cblock = ?, cts = ?, "
+				     "cseq = ?, cin = ? WHERE id = ?" };
+static const sl_sql q_spend_consumer = { "INSERT INTO addr_txs (chain, addr, seq, ts, type) "
+					 "SELECT ?, addr, ?, ?, ? FROM addr_utxos WHERE id = ? ON CONFLICT DO NOTHING" };
+static const sl_sql q_act = { "INSERT INTO addr_txs (chain, addr, seq, ts, type) VALUES (?, ?, ?, ?, ?) "
+			      "ON CONFLICT DO NOTHING" };
+static const sl_sql q_vertex = { "INSERT INTO vertices (ipos, hash, height, ts, parents, ntx, txs, size) "
+				 "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (ipos) DO NOTHING" };
+static const sl_sql q_vertex_tx = { "INSERT INTO vertex_txs (tx, ipos) VALUES (?, ?) ON CONFLICT DO NOTHING" };
+static const sl_sql q_asset = { "INSERT INTO assets (id, name, symbol, denomination, type, cap, tx, ts) "
+				"VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING" };
+static const sl_sql q_asset_tx = { "INSERT INTO asset_txs (asset, seq, ts, type) VALUES (?, ?, ?, ?) "
+				   "ON CONFLICT DO NOTHING" };
+static const sl_sql q_staker = {
+	"INSERT INTO stakers (tx, seq, type, node, subnet, start_ts, end_ts, weight, fee, nouts, nstake, "
+	"rewards_owner, delegation_owner, bls_key, bls_pop, accepted_ts) "
+	"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (tx) DO NOTHING"
+};
+static const sl_sql q_stake_end = { "UPDATE stakers SET end_tx = ?, end_ts_actual = ?, committed = ? WHERE tx = ?" };
+static const sl_sql q_staker_get = { "SELECT nouts, nstake, type, rewards_owner, delegation_owner FROM stakers "
+				     "WHERE tx = ?" };
+static const sl_sql q_unstake = { "UPDATE utxos SET unstaked = ? WHERE id = ?" };
+static const sl_sql q_unstake_addr = { "UPDATE addr_utxos SET unstaked = ? WHERE id = ?" };
+static const sl_sql q_reward = { "INSERT INTO rewards (staking_tx, utxo, type) VALUES (?, ?, ?) "
+				 "ON CONFLICT DO NOTHING" };
+static const sl_sql q_cursor = { "INSERT INTO cursors (kind, next, last_id) VALUES (?, ?, ?) ON CONFLICT (kind) "
+				 "DO UPDATE SET next = excluded.next, last_id = excluded.last_id" };
+
+/* A statement or the error that prevents one. */
+#define STMT(c, q)                                     \
+	sl_stmt *s = sl_stmt_get((c), &(q));           \
+	if (!s)                                        \
+		return SL_ERR_STORE
+
+static void bind_opt_blob(sl_stmt *s, int i, const uint8_t *p, size_t n)
+{
+	if (p)
+		sl_bind_blob(s, i, p, n);
+	else
+		sl_bind_null(s, i);
+}
+
+static void bind_where_block(sl_stmt *s, int i, const ix_where *at)
+{
+	if (at->in_block) {
+		sl_bind_i64(s, i, (int64_t)at->height);
+		sl_bind_blob(s, i + 1, at->block, 32);
+	} else {
+		sl_bind_null(s, i);
+		sl_bind_null(s, i + 1);
+	}
+}
+
+static sl_err put_block(sl_conn *c, const ix_block *b)
+{
+	STMT(c, q_block);
+	sl_bind_i64(s, 0, b->chain);
+	sl_bind_i64(s, 1, (int64_t)b->height);
+	sl_bind_blob(s, 2, b->hash, 32);
+	sl_bind_blob(s, 3, b->parent, 32);
+	sl_bind_i64(s, 4, b->ts);
+	sl_bind_i64(s, 5, b->type);
+	sl_bind_i64(s, 6, b->size);
+	sl_bind_i64(s, 7, b->ntx);
+	sl_bind_blob(s, 8, b->txs, 32 * (size_t)b->ntx);
+	bind_opt_blob(s, 9, b->wrapped ? b->vm_id : NULL, 32);
+	bind_opt_blob(s, 10, b->wrapped ? b->vm_parent : NULL, 32);
+	bind_opt_blob(s, 11, b->has_proposer ? b->proposer : NULL, 20);
+	if (b->wrapped) {
+		sl_bind_i64(s, 12, (int64_t)b->vm_height);
+		sl_bind_i64(s, 13, b->vm_ts);
+	} else {
+		sl_bind_null(s, 12);
+		sl_bind_null(s, 13);
+	}
+	sl_bind_i64(s, 14, (int64_t)b->ipos);
+	return sl_stmt_exec(s);
+}
+
+static sl_err put_tx(sl_conn *c, const ix_tx *t)
+{
+	STMT(c, q_tx);
+	sl_bind_i64(s, 0, t->at.chain);
+	sl_bind_i64(s, 1, (int64_t)t->at.seq);
+	sl_bind_blob(s, 2, t->id, 32);
+	sl_bind_i64(s, 3, t->at.ts);
+	sl_bind_i64(s, 4, t->at.type);
+	bind_where_block(s, 5, &t->at);
+	sl_bind_blob(s, 7, t->bytes.p, t->bytes.len);
+	return sl_stmt_exec(s);
+}
+
+static sl_err put_out(sl_conn *c, const ix_out *u)
+{
+	sl_err e;
+	{
+		STMT(c, q_out);
+		sl_bind_blob(s, 0, u->id, 32);
+		sl_bind_blob(s, 1, u->tx, 32);
+		sl_bind_i64(s, 2, u->idx);
+		sl_bind_i64(s, 3, u->at.chain);
+		sl_bind_i64(s, 4, u->dest);
+		sl_bind_blob(s, 5, u->asset, 32);
+		sl_bind_u64be(s, 6, u->amount);
+		sl_bind_i64(s, 7, u->otype);
+		sl_bind_i64(s, 8, (int64_t)u->locktime);
+		sl_bind_i64(s, 9, (int64_t)u->stake_lock);
+		sl_bind_i64(s, 10, u->threshold);
+		sl_bind_blob(s, 11, u->addrs, 20 * (size_t)u->naddrs);
+		sl_bind_i64(s, 12, u->group_id);
+		bind_opt_blob(s, 13, u->payload.len ? u->payload.p : NULL, u->payload.len);
+		sl_bind_i64(s, 14, u->staked);
+		sl_bind_i64(s, 15, (int64_t)u->stake_start);
+		sl_bind_i64(s, 16, (int64_t)u->stake_end);
+		sl_bind_i64(s, 17, u->reward);
+		bind_where_block(s, 18, &u->at);
+		sl_bind_i64(s, 20, u->at.ts);
+		sl_bind_i64(s, 21, (int64_t)u->at.seq);
+		if ((e = sl_stmt_exec(s)))
+			return e;
+	}
+	for (uint32_t i = 0; i < u->naddrs; i++) {
+		const uint8_t *addr = u->addrs + 20 * (size_t)i;
+		STMT(c, q_out_addr);
+		sl_bind_blob(s, 0, addr, 20);
+		sl_bind_blob(s, 1, u->id, 32);
+		if ((e = sl_stmt_exec(s)))
+			return e;
+		sl_stmt *k = sl_stmt_get(c, &q_out_consumer);
+		if (!k)
+			return SL_ERR_STORE;
+		sl_bind_blob(k, 0, addr, 20);
+		sl_bind_blob(k, 1, u->id, 32);
+		if ((e = sl_stmt_exec(k)))
+			return e;
+	}
+	return SL_OK;
+}
+
+static sl_err put_spend(sl_conn *c, const ix_spend *p)
+{
+	sl_err e;
+	{
+		STMT(c, q_spend);
+		sl_bind_blob(s, 0, p->id, 32);
+		sl_bind_blob(s, 1, p->tx, 32);
+		sl_bind_i64(s, 2, p->at.chain);
+		bind_where_block(s, 3, &p->at);
+		sl_bind_i64(s, 5, p->at.ts);
+		sl_bind_i64(s, 6, (int64_t)p->at.seq);
+		sl_bind_i64(s, 7, p->in);
+		sl_bind_i64(s, 8, p->at.type);
+		if ((e = sl_stmt_exec(s)))
+			return e;
+	}
+	{
+		STMT(c, q_spend_addr);
+		sl_bind_blob(s, 0, p->tx, 32);
+		sl_bind_i64(s, 1, p->at.chain);
+		bind_where_block(s, 2, &p->at);
+		sl_bind_i64(s, 4, p->at.ts);
+		sl_bind_i64(s, 5, (int64_t)p->at.seq);
+		sl_bind_i64(s, 6, p->in);
+		sl_bind_blob(s, 7, p->id, 32);
+		if ((e = sl_stmt_exec(s)))
+			return e;
+	}
+	STMT(c, q_spend_consumer);
+	sl_bind_i64(s, 0, p->at.chain);
+	sl_bind_i64(s, 1, (int64_t)p->at.seq);
+	sl_bind_i64(s, 2, p->at.ts);
+	sl_bind_i64(s, 3, p->at.type);
+	sl_bind_blob(s, 4, p->id, 32);
+	return sl_stmt_exec(s);
+}
+
+static sl_err put_act(sl_conn *c, const ix_act *a)
+{
+	STMT(c, q_act);
+	sl_bind_i64(s, 0, a->space);
+	sl_bind_blob(s, 1, a->addr, 20);
+	sl_bind_i64(s, 2, (int64_t)a->seq);
+	sl_bind_i64(s, 3, a->ts);
+	sl_bind_i64(s, 4, a->type);
+	return sl_stmt_exec(s);
+}
+
+static sl_err put_vertex(sl_conn *c, const ix_vertex *v)
+{
+	sl_err e;
+	{
+		STMT(c, q_vertex);
+		sl_bind_i64(s, 0, (int64_t)v->ipos);
+		sl_bind_blob(s, 1, v->hash, 32);
+		sl_bind_i64(s, 2, (int64_t)v->height);
+		sl_bind_i64(s, 3, v->ts);
+		sl_bind_blob(s, 4, v->parents, 32 * (size_t)v->nparents);
+		sl_bind_i64(s, 5, v->ntx);
+		sl_bind_blob(s, 6, v->txs, 32 * (size_t)v->ntx);
+		sl_bind_i64(s, 7, v->size);
+		if ((e = sl_stmt_exec(s)))
+			return e;
+	}
+	for (uint32_t i = 0; i < v->ntx; i++) {
+		STMT(c, q_vertex_tx);
+		sl_bind_blob(s, 0, v->txs + 32 * (size_t)i, 32);
+		sl_bind_i64(s, 1, (int64_t)v->ipos);
+		if ((e = sl_stmt_exec(s)))
+			return e;
+	}
+	return SL_OK;
+}
+
+static sl_err put_asset(sl_conn *c, const ix_asset *a)
+{
+	STMT(c, q_asset);
+	sl_bind_blob(s, 0, a->id, 32);
+	sl_bind_text(s, 1, (const char *)a->name.p, a->name.len);
+	sl_bind_text(s, 2, (const char *)a->symbol.p, a->symbol.len);
+	sl_bind_i64(s, 3, a->denomination);
+	sl_bind_i64(s, 4, a->type);
+	sl_bind_i64(s, 5, a->cap);
+	sl_bind_blob(s, 6, a->id, 32);
+	sl_bind_i64(s, 7, a->ts);
+	return sl_stmt_exec(s);
+}
+
+static sl_err put_asset_tx(sl_conn *c, const ix_asset_tx *a)
+{
+	STMT(c, q_asset_tx);
+	sl_bind_blob(s, 0, a->asset, 32);
+	sl_bind_i64(s, 1, (int64_t)a->seq);
+	sl_bind_i64(s, 2, a->ts);
+	sl_bind_i64(s, 3, a->type);
+	return sl_stmt_exec(s);
+}
+
+static sl_err put_staker(sl_conn *c, const ix_staker *k)
+{
+	STMT(c, q_staker);
+	sl_bind_blob(s, 0, k->tx, 32);
+	sl_bind_i64(s, 1, (int64_t)k->seq);
+	sl_bind_i64(s, 2, k->type);
+	sl_bind_blob(s, 3, k->node, 20);
+	sl_bind_blob(s, 4, k->subnet, 32);
+	sl_bind_i64(s, 5, (int64_t)k->start);
+	sl_bind_i64(s, 6, (int64_t)k->end);
+	sl_bind_i64(s, 7, (int64_t)k->weight);
+	if (k->has_fee)
+		sl_bind_i64(s, 8, k->fee);
+	else
+		sl_bind_null(s, 8);
+	sl_bind_i64(s, 9, k->nouts);
+	sl_bind_i64(s, 10, k->nstake);
+	bind_opt_blob(s, 11, k->rewards_owner.len ? k->rewards_owner.p : NULL, k->rewards_owner.len);
+	bind_opt_blob(s, 12, k->delegation_owner.len ? k->delegation_owner.p : NULL, k->delegation_owner.len);
+	bind_opt_blob(s, 13, k->bls_key, 48);
+	bind_opt_blob(s, 14, k->bls_pop, 96);
+	sl_bind_i64(s, 15, k->accepted_ts);
+	return sl_stmt_exec(s);
+}
+
+/* Does this output's owner equal an owner blob (threshold | locktime | addresses)? */
+static bool same_owner(const sl_owners *o, const uint8_t *blob, size_t n)
+{
+	return blob && n == 12 + 20 * (size_t)o->naddrs && sl_be32(blob) == o->threshold &&
+	       sl_be64(blob + 4) == o->locktime && (!o->naddrs || !memcmp(blob + 12, o->addrs, 20 * (size_t)o->naddrs));
+}
+
+/* A staking period ended: stake back (unstaked at the RewardValidatorTx's time), rewards paid. */
+static sl_err put_stake_end(sl_conn *c, ix_batch *b, const ix_stake_end *x)
+{
+	sl_err e;
+	{
+		STMT(c, q_stake_end);
+		sl_bind_blob(s, 0, x->end_tx, 32);
+		sl_bind_i64(s, 1, x->at.ts);
+		sl_bind_i64(s, 2, x->committed);
+		sl_bind_blob(s, 3, x->staking_tx, 32);
+		if ((e = sl_stmt_exec(s)))
+			return e;
+	}
+	sl_stmt *k = sl_stmt_get(c, &q_staker_get);
+	if (!k)
+		return SL_ERR_STORE;
+	sl_bind_blob(k, 0, x->staking_tx, 32);
+	if ((e = sl_stmt_query(k)))
+		return e;
+	if (!sl_stmt_next(k, &e))
+		return e ? e : sl_conn_fail(c, SL_ERR_NOT_FOUND, "a RewardValidatorTx for a staking tx never indexed");
+	uint32_t nouts = (uint32_t)sl_col_i64(k, 0), nstake = (uint32_t)sl_col_i64(k, 1);
+	uint32_t type = (uint32_t)sl_col_i64(k, 2);
+	size_t rlen = 0, dlen = 0;
+	const uint8_t *r = sl_col_blob(k, 3, &rlen), *d = sl_col_blob(k, 4, &dlen);
+	/* copy the owners: the row's memory goes with the next statement */
+	uint8_t *rown = rlen ? sl_arena_alloc(&b->arena, rlen) : NULL, *down = dlen ? sl_arena_alloc(&b->arena, dlen) : NULL;
+	if ((rlen && !rown) || (dlen && !down))
+		return SL_ERR_NOMEM;
+	if (rlen)
+		memcpy(rown, r, rlen);
+	if (dlen)
+		memcpy(down, d, dlen);
+	for (uint32_t i = 0; i < nstake; i++) {
+		uint8_t id[32];
+		sl_avax_utxo_id(x->staking_tx, nouts + i, id);
+		const sl_sql *qs[2] = { &q_unstake, &q_unstake_addr };
+		for (int q = 0; q < 2; q++) {
+			sl_stmt *u = sl_stmt_get(c, qs[q]);
+			if (!u)
+				return SL_ERR_STORE;
+			sl_bind_i64(u, 0, x->at.ts);
+			sl_bind_blob(u, 1, id, 32);
+			if ((e = sl_stmt_exec(u)))
+				return e;
+		}
+	}
+	bool validator = type == 12 || type == 25;
+	bool paid_validator = false;
+	for (uint32_t i = 0; i < x->nrewards; i++) {
+		sl_utxo u;
+		sl_err_detail det;
+		if (sl_avax_utxo_decode(&b->arena, x->rewards[i].p, x->rewards[i].len, SL_P_OUTPUTS, &u, &det))
+			return sl_conn_fail(c, SL_ERR_INVALID, "a reward UTXO the node gave does not decode: %s", det.msg);
+		int kind;
+		if (validator) {
+			bool own = same_owner(&u.out.owners, rown, rlen);
+			kind = own && (!paid_validator || !same_owner(&u.out.owners, down, dlen)) ? IX_REWARD_VALIDATOR
+												   : IX_REWARD_VALIDATOR_FEE;
+			paid_validator |= kind == IX_REWARD_VALIDATOR;
+		} else {
+			kind = same_owner(&u.out.owners, rown, rlen) ? IX_REWARD_DELEGATOR : IX_REWARD_VALIDATOR_FEE;
+		}
+		ix_out o = { .tx = u.tx_id, .idx = u.output_index, .dest = 0 /* P */, .at = x->at, .asset = u.asset_id,
+			     .amount = u.out.amount, .otype = u.out.type_id, .locktime = u.out.owners.locktime,
+			     .stake_lock = u.out.type_id == 22 ? u.out.lock_locktime : 0,
+			     .threshold = u.out.owners.threshold, .naddrs = u.out.owners.naddrs, .addrs = u.out.owners.addrs,
+			     .reward = kind };
+		sl_avax_utxo_id(u.tx_id, u.output_index, o.id);
+		if ((e = put_out(c, &o)))
+			return e;
+		for (uint32_t a = 0; a < o.naddrs; a++) {
+			ix_act act = { 0, o.addrs + 20 * (size_t)a, x->at.seq, x->at.ts, x->at.type };
+			if ((e = put_act(c, &act)))
+				return e;
+		}
+		STMT(c, q_reward);
+		sl_bind_blob(s, 0, x->staking_tx, 32);
+		sl_bind_blob(s, 1, o.id, 32);
+		sl_bind_i64(s, 2, kind);
+		if ((e = sl_stmt_exec(s)))
+			return e;
+	}
+	return SL_OK;
+}
+
+sl_err ix_write(sl_conn *c, ix_batch *b)
+{
+	sl_err e = sl_conn_begin(c);
+	for (size_t i = 0; !e && i < b->blocks.n; i++)
+		e = put_block(c, &b->blocks.v[i]);
+	for (size_t i = 0; !e && i < b->txs.n; i++)
+		e = put_tx(c, &b->txs.v[i]);
+	for (size_t i = 0; !e && i < b->outs.n; i++)
+		e = put_out(c, &b->outs.v[i]);
+	for (size_t i = 0; !e && i < b->spends.n; i++)
+		e = put_spend(c, &b->spends.v[i]);
+	for (size_t i = 0; !e && i < b->acts.n; i++)
+		e = put_act(c, &b->acts.v[i]);
+	for (size_t i = 0; !e && i < b->vertices.n; i++)
+		e = put_vertex(c, &b->vertices.v[i]);
+	for (size_t i = 0; !e && i < b->assets.n; i++)
+		e = put_asset(c, &b->assets.v[i]);
+	for (size_t i = 0; !e && i < b->asset_txs.n; i++)
+		e = put_asset_tx(c, &b->asset_txs.v[i]);
+	for (size_t i = 0; !e && i < b->stakers.n; i++)
+		e = put_staker(c, &b->stakers.v[i]);
+	for (size_t i = 0; !e && i < b->stake_ends.n; i++)
+		e = put_stake_end(c, b, &b->stake_ends.v[i]);
+	if (!e) {
+		sl_stmt *s = sl_stmt_get(c, &q_cursor);
+		if (!s)
+			e = SL_ERR_STORE;
+		else {
+			sl_bind_i64(s, 0, b->kind);
+			sl_bind_i64(s, 1, (int64_t)b->next);
+			sl_bind_blob(s, 2, b->last_id, 32);
+			e = sl_stmt_exec(s);
+		}
+	}
+	if (!e)
+		return sl_conn_commit(c);
+	sl_conn_rollback(c);
+	return e;
+}

@@ -1,0 +1,15 @@
+/*
+ * write.h — a batch of rows (rows.h) into the SQL store, with the cursor of
+ * its index, in one transaction: a crash at any moment loses the batch and
+ * its cursor together, and the indexer applies it again. For src/index/ only.
+ */
+#ifndef SL_INDEX_WRITE_H
+#define SL_INDEX_WRITE_H
+
+#include "index/rows.h"
+#include "store/sql.h"
+
+/* Apply b and set its index's cursor to b->next; all or nothing. sl_conn_error(c) says why. */
+SL_MUST_USE sl_err ix_write(sl_conn *c, ix_batch *b);
+
+#endif
