@@ -4,7 +4,6 @@
 
 #include "codec/json.h"
 #include "codec/json_evm.h"
-#include "crypto/addr.h"
 
 /* ---- per-format functions ----------------------------------------------------- */
 

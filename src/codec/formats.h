@@ -119,7 +119,11 @@ typedef struct sl_container_fmts {
 	sl_fmts bare, wrapped;
 } sl_container_fmts;
 
-/* Per index of the node (spec 001): what a container of each may be. */
+/*
+ * Per index of the node (spec 001): what a container of each may be. These
+ * and the chain sets below are compound literals: pass them to a function
+ * or assign them; a static initializer needs the two masks written out.
+ */
 #define SL_CONTAINER_P_BLOCK /* P/block: a P-chain block, wrapped since ApricotPhase4 */ \
 	((sl_container_fmts){ SL_FMTS(SL_FMT_PCHAIN_BLOCK), SL_FMTS(SL_FMT_PCHAIN_BLOCK) })
 #define SL_CONTAINER_C_BLOCK /* C/block: a coreth block, wrapped since ApricotPhase4 */ \
