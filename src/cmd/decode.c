@@ -1,48 +1,53 @@
 /*
  * snowline decode — print a container, block, tx or warp message as JSON.
  *
- *   snowline decode [--chain P|X|C] [--network-id N] [--kind KIND] [--reencode] HEX|@FILE
- *   snowline decode --bench FILE [--rounds N]
+ *   snowline decode [--chain P|X|C|warp] [--network-id N] [--kind FORMAT] [--reencode] HEX|@FILE
+ *   snowline decode --bench FILE [--rounds N] [--network-id N]
  *
- * Input is hex (with or without 0x, with or without the index API's 4-byte
- * checksum, which is verified when present) or @FILE holding hex or raw
- * bytes. A proposervm wrapper is recognised first and its inner block is
- * decoded too. Then the bytes are tried, in the order of `kinds[]` below,
- * as every format the chain (--chain, default any) can hold: P-chain block,
- * signed and unsigned tx; X-chain tx, block and vertex; C-chain atomic tx
- * (single, then batched extData) and coreth block (whose extData atomic
- * txs are decoded as well); then warp: signed and unsigned messages,
- * payloads, L1 validator messages and SubnetToL1ConversionData. --kind
- * names the one format to try (some warp layouts coincide: a Hash payload
- * and a SubnetToL1Conversion message are the same bytes).
+ * A thin command over codec/formats.h, which holds the formats, the order
+ * they are tried in, the proposervm rule and the error reporting; what is
+ * left here is the input (hex or a file, the index API's checksum), the
+ * choice of the set to try, and the exit status. docs/decode.md is the
+ * user's page; the rules are repeated in --help.
  *
- * Output: {"kind":"…","type":"…","value":{…}}; a proposervm container is
- * {"kind":"proposervm.block",…,"inner":{kind, type, value}}. With
- * --reencode the decoded value is encoded again and the output is
- * {"kind":"…","hex":"0x…"} (for a proposervm container, the wrapper
- * around the re-encoded inner block).
+ * The set: --kind names one format of the whole input (no unwrapping);
+ * --chain P|X|C gives the chain's formats, its block possibly inside a
+ * proposervm wrapper; --chain warp the warp formats; neither, all of them.
+ *
+ * The checksum rule. The index API's hex ends in 4 checksum bytes (the
+ * last 4 of sha256 of the rest); other tools print bytes without them. So:
+ *   1. input ending in the checksum of the bytes before it: the checksum
+ *      is dropped and the rest decoded (a false match has odds 2^-32);
+ *   2. otherwise every byte is decoded; when that works there was no
+ *      checksum;
+ *   3. when it fails and the input is longer than 4 bytes, the bytes
+ *      without the last 4 are decoded too: if they decode, the input is a
+ *      container whose checksum does not verify, and that is the error
+ *      ("checksum mismatch", exit 1), not "trailing bytes" in some other
+ *      format;
+ *   4. when neither decodes, the whole input's failure is reported (unless
+ *      only without the last 4 bytes did a proposervm wrapper parse: then
+ *      its inner block's failure is), and a second line says the last 4
+ *      bytes were no checksum either.
  *
  * --bench (hidden; bench/decode.sh drives it) decodes a file of records
  * `kind u8 | length u32be | bytes` (kinds in `bench_kinds[]`) --rounds
  * times and prints the best round per kind as one JSON object. Each record
- * is decoded as the indexer would, knowing its chain: the chain's decoder
- * only, in a fresh arena, ids computed; proposervm records are unwrapped
- * and their inner block decoded.
+ * is decoded as the indexer will: in a fresh arena, by sl_fmt_decode() with
+ * its known format, or sl_container_decode() with its index's set.
  *
- * Exit 0 on success; 1 on a decode error (the message and the byte offset
- * of the attempt that got furthest go to stderr); 2 on a usage error.
+ * Exit 0 on success; 1 when the input does not decode (what failed, in
+ * which format the attempt got furthest, and the byte offset go to
+ * stderr); 2 on a bad command line (the argument and why).
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
 #include "cmd/cmd.h"
-#include "codec/json.h"
-#include "codec/json_evm.h"
-#include "codec/proposervm.h"
-#include "crypto/addr.h"
-#include "crypto/cb58.h"
+#include "codec/formats.h"
 #include "crypto/hash.h"
 #include "util/arena.h"
 #include "util/limits.h"
@@ -52,403 +57,18 @@
 #define BENCH_MAX_FILE (1u << 30)
 #define BENCH_MAX_ROUNDS 1000
 
-/* Which formats are tried: the chain's, and warp ones at the top level. */
-enum chain { CHAIN_ANY = 0, CHAIN_P = 1, CHAIN_X = 2, CHAIN_C = 4, CHAIN_WARP = 8 };
-
 struct opts {
-	unsigned chain; /* CHAIN_ANY or one chain */
-	bool has_network;
-	uint32_t network_id;
-	const char *kind; /* --kind, or NULL */
+	const char *chain;     /* --chain as given, or NULL */
+	const char *kind;      /* --kind as given, or NULL */
+	sl_container_fmts set; /* what to try */
+	uint32_t network_id;   /* 0: not given */
 	bool reencode;
 	const char *input;
 	const char *bench;
 	unsigned rounds;
 };
 
-/* One decoded value of any kind; which member is live is `kind`. */
-typedef struct decoded {
-	const struct kind_def *kind;
-	union {
-		sl_pchain_block pblock;
-		sl_pchain_tx ptx;
-		sl_xchain_tx xtx;
-		sl_xchain_block xblock;
-		sl_xchain_vertex vertex;
-		sl_atomic_txs atomic;
-		sl_coreth_block cblock;
-		sl_warp_message warp;
-		sl_warp_unsigned warp_unsigned;
-		sl_warp_payload warp_payload;
-		sl_warp_l1_msg warp_l1;
-		sl_warp_conversion warp_conversion;
-	} v;
-	/* cchain.block: the extData's atomic txs (none when extData is empty) */
-	bool ext_ok;
-	sl_atomic_txs ext;
-	sl_err_detail ext_err;
-} decoded;
-
-typedef sl_err (*decode_fn)(sl_arena *a, const uint8_t *p, size_t n, const struct opts *o, decoded *d,
-			    sl_err_detail *e);
-typedef void (*json_fn)(sl_jw *w, const decoded *d, const struct opts *o);
-typedef const char *(*type_fn)(const decoded *d);
-typedef sl_err (*encode_fn)(sl_buf *out, const decoded *d);
-
-struct kind_def {
-	const char *name;
-	unsigned chains; /* the --chain values it is tried under */
-	decode_fn decode;
-	type_fn type;  /* the "type" field, or NULL */
-	json_fn json;  /* the "value" */
-	json_fn extra; /* keys beside "value", or NULL */
-	encode_fn encode;
-};
-
-static uint32_t net_or(const struct opts *o, uint32_t fallback)
-{
-	return o->has_network ? o->network_id : fallback;
-}
-
-static const uint8_t version0[2] = { 0, 0 };
-
-/* ---- P-chain ---------------------------------------------------------------- */
-
-static sl_err pblock_decode(sl_arena *a, const uint8_t *p, size_t n, const struct opts *o, decoded *d,
-			    sl_err_detail *e)
-{
-	(void)o;
-	return sl_pchain_block_decode(a, p, n, &d->v.pblock, e);
-}
-static const char *pblock_type(const decoded *d) { return sl_pchain_type_name(d->v.pblock.type_id); }
-static void pblock_json(sl_jw *w, const decoded *d, const struct opts *o)
-{
-	const sl_pchain_block *b = &d->v.pblock;
-	uint32_t first = 1;
-	if (sl_pchain_block_tx_count(b)) {
-		const sl_pchain_tx *tx = sl_pchain_block_tx_at(b, 0);
-		if (tx->utx.has_base)
-			first = tx->utx.base.network_id;
-	}
-	sl_codec_ctx ctx = sl_codec_ctx_for(net_or(o, first), "P");
-	sl_pchain_block_write_json(w, b, &ctx);
-}
-static sl_err pblock_encode(sl_buf *out, const decoded *d)
-{
-	return sl_pchain_block_encode(out, &d->v.pblock);
-}
-
-static sl_err ptx_decode(sl_arena *a, const uint8_t *p, size_t n, const struct opts *o, decoded *d,
-			 sl_err_detail *e)
-{
-	(void)o;
-	return sl_pchain_tx_decode(a, p, n, &d->v.ptx, e);
-}
-static sl_err putx_decode(sl_arena *a, const uint8_t *p, size_t n, const struct opts *o, decoded *d,
-			  sl_err_detail *e)
-{
-	(void)o;
-	return sl_pchain_utx_decode(a, p, n, &d->v.ptx, e);
-}
-static const char *ptx_type(const decoded *d) { return sl_pchain_type_name(d->v.ptx.utx.type_id); }
-static void ptx_json(sl_jw *w, const decoded *d, const struct opts *o)
-{
-	const sl_pchain_tx *tx = &d->v.ptx;
-	sl_codec_ctx ctx = sl_codec_ctx_for(net_or(o, tx->utx.has_base ? tx->utx.base.network_id : 1), "P");
-	sl_pchain_tx_write_json(w, tx, &ctx);
-}
-static void putx_json(sl_jw *w, const decoded *d, const struct opts *o)
-{
-	const sl_pchain_tx *tx = &d->v.ptx;
-	sl_codec_ctx ctx = sl_codec_ctx_for(net_or(o, tx->utx.has_base ? tx->utx.base.network_id : 1), "P");
-	sl_jw_obj(w);
-	sl_jw_key(w, "unsignedTx");
-	sl_pchain_utx_write_json(w, &tx->utx, &ctx);
-	sl_jw_obj_end(w);
-}
-static sl_err ptx_encode(sl_buf *out, const decoded *d) { return sl_pchain_tx_encode(out, &d->v.ptx); }
-static sl_err putx_encode(sl_buf *out, const decoded *d)
-{
-	sl_buf_add(out, version0, 2);
-	sl_pchain_utx_write(out, &d->v.ptx.utx);
-	return out->err;
-}
-
-/* ---- X-chain ---------------------------------------------------------------- */
-
-static sl_err xtx_decode(sl_arena *a, const uint8_t *p, size_t n, const struct opts *o, decoded *d,
-			 sl_err_detail *e)
-{
-	(void)o;
-	return sl_xchain_tx_decode(a, p, n, &d->v.xtx, e);
-}
-static const char *xtx_type(const decoded *d) { return sl_xchain_type_name(d->v.xtx.utx.type_id); }
-static void xtx_json(sl_jw *w, const decoded *d, const struct opts *o)
-{
-	sl_codec_ctx ctx = sl_codec_ctx_for(net_or(o, d->v.xtx.utx.base.network_id), "X");
-	sl_xchain_tx_write_json(w, &d->v.xtx, &ctx);
-}
-static sl_err xtx_encode(sl_buf *out, const decoded *d) { return sl_xchain_tx_encode(out, &d->v.xtx); }
-
-static sl_err xblock_decode(sl_arena *a, const uint8_t *p, size_t n, const struct opts *o, decoded *d,
-			    sl_err_detail *e)
-{
-	(void)o;
-	return sl_xchain_block_decode(a, p, n, &d->v.xblock, e);
-}
-static const char *xblock_type(const decoded *d)
-{
-	(void)d;
-	return "StandardBlock";
-}
-static void xblock_json(sl_jw *w, const decoded *d, const struct opts *o)
-{
-	const sl_xchain_block *b = &d->v.xblock;
-	sl_codec_ctx ctx = sl_codec_ctx_for(net_or(o, b->ntxs ? b->txs[0].utx.base.network_id : 1), "X");
-	sl_xchain_block_write_json(w, b, &ctx);
-}
-static sl_err xblock_encode(sl_buf *out, const decoded *d)
-{
-	return sl_xchain_block_encode(out, &d->v.xblock);
-}
-
-static sl_err vertex_decode(sl_arena *a, const uint8_t *p, size_t n, const struct opts *o, decoded *d,
-			    sl_err_detail *e)
-{
-	(void)o;
-	return sl_xchain_vertex_decode(a, p, n, &d->v.vertex, e);
-}
-static void vertex_json(sl_jw *w, const decoded *d, const struct opts *o)
-{
-	const sl_xchain_vertex *v = &d->v.vertex;
-	sl_codec_ctx ctx = sl_codec_ctx_for(net_or(o, v->ntxs ? v->txs[0].utx.base.network_id : 1), "X");
-	sl_xchain_vertex_write_json(w, v, &ctx);
-}
-static sl_err vertex_encode(sl_buf *out, const decoded *d)
-{
-	return sl_xchain_vertex_encode(out, &d->v.vertex);
-}
-
-/* ---- C-chain ---------------------------------------------------------------- */
-
-static sl_err atomic_decode(sl_arena *a, const uint8_t *p, size_t n, bool batched, decoded *d,
-			    sl_err_detail *e)
-{
-	if (!n) { /* empty extData is zero txs: not worth printing as a tx */
-		*e = (sl_err_detail){ SL_ERR_TRUNCATED, "empty input", 0 };
-		return SL_ERR_TRUNCATED;
-	}
-	return sl_atomic_extdata_decode(a, p, n, batched, &d->v.atomic, e);
-}
-static sl_err atomic1_decode(sl_arena *a, const uint8_t *p, size_t n, const struct opts *o, decoded *d,
-			     sl_err_detail *e)
-{
-	(void)o;
-	return atomic_decode(a, p, n, false, d, e);
-}
-static sl_err atomicn_decode(sl_arena *a, const uint8_t *p, size_t n, const struct opts *o, decoded *d,
-			     sl_err_detail *e)
-{
-	(void)o;
-	return atomic_decode(a, p, n, true, d, e);
-}
-static const char *atomic1_type(const decoded *d)
-{
-	return sl_atomic_type_name(d->v.atomic.txs[0].utx.type_id);
-}
-static void atomic1_json(sl_jw *w, const decoded *d, const struct opts *o)
-{
-	sl_codec_ctx ctx = sl_codec_ctx_for(net_or(o, d->v.atomic.txs[0].utx.network_id), "C");
-	sl_atomic_tx_write_json(w, &d->v.atomic.txs[0], &ctx);
-}
-static void atomicn_json(sl_jw *w, const decoded *d, const struct opts *o)
-{
-	sl_codec_ctx ctx = sl_codec_ctx_for(net_or(o, d->v.atomic.txs[0].utx.network_id), "C");
-	sl_atomic_txs_write_json(w, &d->v.atomic, &ctx);
-}
-static sl_err atomic_encode(sl_buf *out, const decoded *d)
-{
-	return sl_atomic_extdata_encode(out, &d->v.atomic);
-}
-
-/*
- * A coreth block; its extData is decoded in the layout the block's time
- * calls for on the network (mainnet unless --network-id), and in the other
- * layout when that fails (a devnet's or an unknown network's blocks).
- */
-static sl_err cblock_decode(sl_arena *a, const uint8_t *p, size_t n, const struct opts *o, decoded *d,
-			    sl_err_detail *e)
-{
-	sl_err err = sl_coreth_block_decode(p, n, a, &d->v.cblock, e);
-	if (err != SL_OK)
-		return err;
-	const sl_coreth_block *b = &d->v.cblock;
-	d->ext_ok = false;
-	d->ext = (sl_atomic_txs){ 0 };
-	if (b->ext_data.len) {
-		bool batched = b->header.time >= sl_atomic_ap5_time(net_or(o, 1));
-		if (sl_atomic_extdata_decode(a, b->ext_data.p, b->ext_data.len, batched, &d->ext,
-					     &d->ext_err) == SL_OK)
-			d->ext_ok = true;
-		else if (sl_atomic_extdata_decode(a, b->ext_data.p, b->ext_data.len, !batched, &d->ext,
-						  &(sl_err_detail){ 0 }) == SL_OK)
-			d->ext_ok = true;
-	} else {
-		d->ext_ok = true;
-	}
-	return SL_OK;
-}
-static void cblock_json(sl_jw *w, const decoded *d, const struct opts *o)
-{
-	(void)o;
-	sl_coreth_block_write_json(w, &d->v.cblock);
-}
-/* The extData's atomic txs, decoded (or why not). */
-static void cblock_extra(sl_jw *w, const decoded *d, const struct opts *o)
-{
-	if (d->ext_ok) {
-		sl_codec_ctx ctx =
-			sl_codec_ctx_for(net_or(o, d->ext.ntxs ? d->ext.txs[0].utx.network_id : 1), "C");
-		sl_jw_key(w, "atomicTxs");
-		sl_atomic_txs_write_json(w, &d->ext, &ctx);
-	} else {
-		char msg[160];
-		int m = snprintf(msg, sizeof msg, "%s (%s) at byte %zu of extData", d->ext_err.msg,
-				 sl_err_name(d->ext_err.code), d->ext_err.offset);
-		sl_jw_key(w, "atomicTxsError");
-		sl_jw_strn(w, msg, m > 0 ? SL_MIN((size_t)m, sizeof msg - 1) : 0);
-	}
-}
-static sl_err cblock_encode(sl_buf *out, const decoded *d)
-{
-	return sl_coreth_block_encode(&d->v.cblock, out);
-}
-
-/* ---- warp ------------------------------------------------------------------- */
-
-static sl_err warp_decode(sl_arena *a, const uint8_t *p, size_t n, const struct opts *o, decoded *d,
-			  sl_err_detail *e)
-{
-	(void)a, (void)o;
-	return sl_warp_message_decode(p, n, &d->v.warp, e);
-}
-static void warp_json(sl_jw *w, const decoded *d, const struct opts *o)
-{
-	(void)o;
-	sl_warp_message_write_json(w, &d->v.warp);
-}
-static sl_err warp_encode(sl_buf *out, const decoded *d) { return sl_warp_message_encode(&d->v.warp, out); }
-
-static sl_err wunsigned_decode(sl_arena *a, const uint8_t *p, size_t n, const struct opts *o, decoded *d,
-			       sl_err_detail *e)
-{
-	(void)a, (void)o;
-	return sl_warp_unsigned_decode(p, n, &d->v.warp_unsigned, e);
-}
-static void wunsigned_json(sl_jw *w, const decoded *d, const struct opts *o)
-{
-	(void)o;
-	sl_warp_unsigned_write_json(w, &d->v.warp_unsigned);
-}
-static sl_err wunsigned_encode(sl_buf *out, const decoded *d)
-{
-	return sl_warp_unsigned_encode(&d->v.warp_unsigned, out);
-}
-
-static sl_err wpayload_decode(sl_arena *a, const uint8_t *p, size_t n, const struct opts *o, decoded *d,
-			      sl_err_detail *e)
-{
-	(void)a, (void)o;
-	return sl_warp_payload_decode(p, n, &d->v.warp_payload, e);
-}
-static const char *wpayload_type(const decoded *d)
-{
-	return sl_warp_payload_type_name(d->v.warp_payload.type);
-}
-static void wpayload_json(sl_jw *w, const decoded *d, const struct opts *o)
-{
-	sl_warp_payload_write_json(w, &d->v.warp_payload, o->has_network ? sl_addr_hrp(o->network_id) : NULL);
-}
-static sl_err wpayload_encode(sl_buf *out, const decoded *d)
-{
-	return sl_warp_payload_encode(&d->v.warp_payload, out);
-}
-
-static sl_err wl1_decode(sl_arena *a, const uint8_t *p, size_t n, const struct opts *o, decoded *d,
-			 sl_err_detail *e)
-{
-	(void)a, (void)o;
-	return sl_warp_l1_decode(p, n, &d->v.warp_l1, e);
-}
-static const char *wl1_type(const decoded *d) { return sl_warp_l1_type_name(d->v.warp_l1.type); }
-static void wl1_json(sl_jw *w, const decoded *d, const struct opts *o)
-{
-	sl_warp_l1_write_json(w, &d->v.warp_l1, o->has_network ? sl_addr_hrp(o->network_id) : NULL);
-}
-static sl_err wl1_encode(sl_buf *out, const decoded *d) { return sl_warp_l1_encode(&d->v.warp_l1, out); }
-
-static sl_err wconv_decode(sl_arena *a, const uint8_t *p, size_t n, const struct opts *o, decoded *d,
-			   sl_err_detail *e)
-{
-	(void)o;
-	return sl_warp_conversion_decode(p, n, a, &d->v.warp_conversion, e);
-}
-static void wconv_json(sl_jw *w, const decoded *d, const struct opts *o)
-{
-	(void)o;
-	sl_warp_conversion_write_json(w, &d->v.warp_conversion);
-}
-static sl_err wconv_encode(sl_buf *out, const decoded *d)
-{
-	return sl_warp_conversion_encode(&d->v.warp_conversion, out);
-}
-
-/*
- * Every format, in the order they are tried. P/X first (the codec
- * formats share the 00 00 header and are told apart by full consumption),
- * the atomic extData layouts, coreth (RLP, never starts with 00), then
- * warp. Where two layouts coincide the earlier one wins; --kind chooses.
- */
-static const struct kind_def kinds[] = {
-	{ "pchain.block", CHAIN_P, pblock_decode, pblock_type, pblock_json, NULL, pblock_encode },
-	{ "pchain.tx", CHAIN_P, ptx_decode, ptx_type, ptx_json, NULL, ptx_encode },
-	{ "pchain.unsigned_tx", CHAIN_P, putx_decode, ptx_type, putx_json, NULL, putx_encode },
-	{ "xchain.tx", CHAIN_X, xtx_decode, xtx_type, xtx_json, NULL, xtx_encode },
-	{ "xchain.block", CHAIN_X, xblock_decode, xblock_type, xblock_json, NULL, xblock_encode },
-	{ "xchain.vertex", CHAIN_X, vertex_decode, NULL, vertex_json, NULL, vertex_encode },
-	{ "cchain.atomic_tx", CHAIN_C, atomic1_decode, atomic1_type, atomic1_json, NULL, atomic_encode },
-	{ "cchain.atomic_batch", CHAIN_C, atomicn_decode, NULL, atomicn_json, NULL, atomic_encode },
-	{ "cchain.block", CHAIN_C, cblock_decode, NULL, cblock_json, cblock_extra, cblock_encode },
-	{ "warp.message", CHAIN_WARP, warp_decode, NULL, warp_json, NULL, warp_encode },
-	{ "warp.unsigned_message", CHAIN_WARP, wunsigned_decode, NULL, wunsigned_json, NULL,
-	  wunsigned_encode },
-	{ "warp.l1_message", CHAIN_WARP, wl1_decode, wl1_type, wl1_json, NULL, wl1_encode },
-	{ "warp.payload", CHAIN_WARP, wpayload_decode, wpayload_type, wpayload_json, NULL, wpayload_encode },
-	{ "warp.conversion_data", CHAIN_WARP, wconv_decode, NULL, wconv_json, NULL, wconv_encode },
-};
-
-static const struct kind_def *kind_lookup(const char *name)
-{
-	for (size_t i = 0; i < SL_ARRAY_LEN(kinds); i++)
-		if (!strcmp(kinds[i].name, name))
-			return &kinds[i];
-	return NULL;
-}
-
 /* ---- input ------------------------------------------------------------------ */
-
-static int usage(FILE *f)
-{
-	fprintf(f,
-		"usage: snowline decode [--chain P|X|C] [--network-id N] [--kind KIND] [--reencode] HEX|@FILE\n"
-		"  HEX may carry a 0x prefix and the index API's 4-byte checksum.\n"
-		"  @FILE holds hex text or raw bytes.\n"
-		"  --kind tries one format only:");
-	for (size_t i = 0; i < SL_ARRAY_LEN(kinds); i++)
-		fprintf(f, " %s", kinds[i].name);
-	fprintf(f, "\n  --reencode prints {\"kind\",\"hex\"}: the decoded value encoded again.\n");
-	return f == stdout ? 0 : 2;
-}
 
 static int nibble(int c)
 {
@@ -503,8 +123,12 @@ static bool read_file(const char *path, sl_buf *out)
 
 static bool read_input(const char *arg, sl_buf *out)
 {
-	if (arg[0] != '@')
-		return parse_hex(arg, strlen(arg), out);
+	if (arg[0] != '@') {
+		if (parse_hex(arg, strlen(arg), out))
+			return true;
+		fprintf(stderr, "decode: input is not hex (give hex, or @FILE)\n");
+		return false;
+	}
 	sl_buf raw;
 	sl_buf_init(&raw, 2 * DECODE_MAX_INPUT + 16);
 	bool ok = read_file(arg + 1, &raw);
@@ -517,200 +141,92 @@ static bool read_input(const char *arg, sl_buf *out)
 	return ok;
 }
 
-/* The index API appends last4(sha256(bytes)); drop it when it matches. */
-static size_t strip_checksum(const uint8_t *p, size_t n)
-{
-	if (n <= 4)
-		return n;
-	uint8_t sum[4];
-	sl_checksum4(p, n - 4, sum);
-	return memcmp(sum, p + n - 4, 4) == 0 ? n - 4 : n;
-}
-
 /* ---- decode ----------------------------------------------------------------- */
 
-struct attempt {
-	sl_err_detail best;
-	const char *best_kind;
-};
-
-static void note_failure(struct attempt *at, const char *kind, const sl_err_detail *e)
+static void print_attempt(const sl_fmt_attempt *at, const char *suffix)
 {
-	if (!at->best_kind || e->offset > at->best.offset) {
-		at->best = *e;
-		at->best_kind = kind;
-	}
+	char line[512];
+	sl_fmt_attempt_describe(at, line, sizeof line);
+	fprintf(stderr, "decode: %s%s\n", line, suffix);
 }
 
-/*
- * Try each format the options allow (warp ones only when `warp`); the
- * first that decodes fills *d. False when none does (*at says why).
- */
-static bool decode_any(sl_arena *a, const uint8_t *p, size_t n, const struct opts *o, bool warp, decoded *d,
-		       struct attempt *at)
+static const char *container_kind(const sl_decoded_container *c)
 {
-	unsigned chains = (o->chain == CHAIN_ANY ? CHAIN_P | CHAIN_X | CHAIN_C : o->chain) |
-			  (warp ? CHAIN_WARP : 0);
-	for (size_t i = 0; i < SL_ARRAY_LEN(kinds); i++) {
-		const struct kind_def *k = &kinds[i];
-		if (o->kind ? strcmp(o->kind, k->name) != 0 : !(k->chains & chains))
-			continue;
-		sl_err_detail e = { 0 };
-		*d = (decoded){ .kind = k };
-		if (k->decode(a, p, n, o, d, &e) == SL_OK)
-			return true;
-		note_failure(at, k->name, &e);
-	}
-	return false;
-}
-
-/* "kind", "type", "value" (and the kind's extra keys) into the open object. */
-static void write_decoded(sl_jw *w, const decoded *d, const struct opts *o)
-{
-	const struct kind_def *k = d->kind;
-	sl_jw_key(w, "kind");
-	sl_jw_str(w, k->name);
-	const char *type = k->type ? k->type(d) : NULL;
-	if (type) {
-		sl_jw_key(w, "type");
-		sl_jw_str(w, type);
-	}
-	sl_jw_key(w, "value");
-	k->json(w, d, o);
-	if (k->extra)
-		k->extra(w, d, o);
-}
-
-static void write_proposervm_fields(sl_jw *w, const sl_proposervm_block *outer)
-{
-	sl_jw_key(w, "kind");
-	sl_jw_str(w, "proposervm.block");
-	sl_jw_key(w, "type");
-	sl_jw_str(w, sl_proposervm_kind_name(outer->kind));
-	sl_jw_key(w, "id");
-	sl_jw_cb58(w, outer->id, 32);
-	sl_jw_key(w, "parentID");
-	sl_jw_cb58(w, outer->parent_id.p, outer->parent_id.len);
-	if (outer->kind == SL_PROPOSERVM_OPTION)
-		return;
-	sl_jw_key(w, "timestamp");
-	sl_jw_i64(w, outer->timestamp);
-	sl_jw_key(w, "pChainHeight");
-	sl_jw_u64(w, outer->pchain_height);
-	if (outer->kind == SL_PROPOSERVM_GRANITE) {
-		sl_jw_key(w, "epoch");
-		sl_jw_obj(w);
-		sl_jw_key(w, "pChainHeight");
-		sl_jw_u64(w, outer->epoch.pchain_height);
-		sl_jw_key(w, "number");
-		sl_jw_u64(w, outer->epoch.number);
-		sl_jw_key(w, "startTime");
-		sl_jw_i64(w, outer->epoch.start_time);
-		sl_jw_obj_end(w);
-	}
-	sl_jw_key(w, "proposer");
-	if (outer->has_proposer) {
-		sl_buf id;
-		sl_buf_init(&id, 128);
-		sl_nodeid_write(&id, outer->proposer);
-		sl_jw_strn(w, sl_buf_str(&id), id.len);
-		sl_buf_release(&id);
-	} else {
-		sl_jw_null(w);
-	}
-}
-
-/* --reencode of a proposervm container: the wrapper around the re-encoded inner block. */
-static sl_err reencode_wrapped(const sl_proposervm_block *outer, const decoded *inner, bool inner_ok,
-			       sl_buf *out)
-{
-	sl_buf ib;
-	sl_buf_init(&ib, DECODE_MAX_INPUT);
-	sl_proposervm_block b = *outer;
-	sl_err err = SL_OK;
-	if (inner_ok) {
-		err = inner->kind->encode(&ib, inner);
-		b.inner = (sl_span){ ib.p, ib.len };
-	}
-	if (err == SL_OK)
-		err = sl_proposervm_block_encode(&b, out);
-	sl_buf_release(&ib);
-	return err;
+	return c->wrapped ? sl_fmt_name(SL_FMT_PROPOSERVM_BLOCK) : sl_fmt_name(c->value.fmt);
 }
 
 static int run(const struct opts *o)
 {
 	int rc = 1;
-	sl_buf in, out, enc;
+	sl_buf in, out;
 	sl_buf_init(&in, DECODE_MAX_INPUT);
 	sl_buf_init(&out, SL_HTTP_MAX_RESPONSE);
-	sl_buf_init(&enc, 2 * DECODE_MAX_INPUT);
 	sl_arena a;
 	sl_arena_init(&a, DECODE_ARENA_CAP);
-	if (!read_input(o->input, &in)) {
-		if (o->input[0] != '@')
-			fprintf(stderr, "decode: input is not hex\n");
+	if (!read_input(o->input, &in))
+		goto done;
+	const uint8_t *p = in.p ? in.p : (const uint8_t *)"";
+	size_t n = in.len;
+
+	/* the checksum rule (top of the file) */
+	uint8_t sum[4] = { 0 };
+	bool has_tail = n > 4, sum_ok = false;
+	if (has_tail) {
+		sl_checksum4(p, n - 4, sum);
+		sum_ok = memcmp(sum, p + n - 4, 4) == 0;
+	}
+	sl_decoded_container c;
+	sl_fmt_attempt at;
+	if (sl_container_decode(&a, o->set, p, sum_ok ? n - 4 : n, o->network_id, &c, &at) != SL_OK) {
+		if (sum_ok || !has_tail) {
+			print_attempt(&at, "");
+			goto done;
+		}
+		sl_fmt_attempt at2;
+		bool body_ok = sl_container_decode(&a, o->set, p, n - 4, o->network_id, &c, &at2) == SL_OK;
+		const uint8_t *t = p + n - 4;
+		if (body_ok) {
+			fprintf(stderr,
+				"decode: checksum mismatch: the input ends in %02x%02x%02x%02x, but the index API "
+				"checksum of the %zu bytes before it is %02x%02x%02x%02x (those bytes decode as %s)\n",
+				t[0], t[1], t[2], t[3], n - 4, sum[0], sum[1], sum[2], sum[3],
+				container_kind(&c));
+			goto done;
+		}
+		if (at2.in_inner &&
+		    !at.in_inner) /* a wrapper parsed only without them: the likelier reading */
+			print_attempt(&at2, " (without the last 4 bytes)");
+		else
+			print_attempt(&at, "");
+		fprintf(stderr,
+			"decode: (nor is it a container with a bad checksum: the last 4 bytes %02x%02x%02x%02x are "
+			"not the index API checksum %02x%02x%02x%02x, and the bytes before them do not decode "
+			"either)\n",
+			t[0], t[1], t[2], t[3], sum[0], sum[1], sum[2], sum[3]);
 		goto done;
 	}
-	size_t n = strip_checksum(in.p, in.len);
-	const uint8_t *p = in.p ? in.p : (const uint8_t *)"";
-	struct attempt at = { 0 };
-	decoded d;
+
 	sl_jw w;
 	sl_jw_init(&w, &out);
 	sl_jw_obj(&w);
-
-	/* A proposervm wrapper first: P, X and C containers after ApricotPhase4. */
-	sl_span inner;
-	const sl_proposervm_block *outer = NULL;
-	if (!o->kind && sl_proposervm_unwrap(p, n, &a, &inner, &outer) && outer) {
-		struct attempt inner_at = { 0 };
-		bool inner_ok = decode_any(&a, inner.p, inner.len, o, false, &d, &inner_at);
-		if (o->reencode) {
-			sl_err err = reencode_wrapped(outer, &d, inner_ok, &enc);
-			if (err != SL_OK) {
-				fprintf(stderr, "decode: re-encoding failed: %s\n", sl_err_name(err));
-				goto done;
-			}
+	if (o->reencode) {
+		sl_buf enc;
+		sl_buf_init(&enc, 2 * DECODE_MAX_INPUT);
+		sl_err err = sl_container_encode(&enc, &c);
+		if (err == SL_OK) {
 			sl_jw_key(&w, "kind");
-			sl_jw_str(&w, "proposervm.block");
+			sl_jw_str(&w, container_kind(&c));
 			sl_jw_key(&w, "hex");
 			sl_jw_hex(&w, enc.p, enc.len);
-		} else {
-			write_proposervm_fields(&w, outer);
-			sl_jw_key(&w, "inner");
-			sl_jw_obj(&w);
-			if (inner_ok) {
-				write_decoded(&w, &d, o);
-			} else { /* an inner format we do not know: show the bytes */
-				sl_jw_key(&w, "kind");
-				sl_jw_str(&w, "raw");
-				sl_jw_key(&w, "value");
-				sl_jw_hex(&w, inner.p, inner.len);
-			}
-			sl_jw_obj_end(&w);
 		}
-	} else if (decode_any(&a, p, n, o, true, &d, &at)) {
-		if (o->reencode) {
-			sl_err err = d.kind->encode(&enc, &d);
-			if (err != SL_OK) {
-				fprintf(stderr, "decode: re-encoding failed: %s\n", sl_err_name(err));
-				goto done;
-			}
-			sl_jw_key(&w, "kind");
-			sl_jw_str(&w, d.kind->name);
-			sl_jw_key(&w, "hex");
-			sl_jw_hex(&w, enc.p, enc.len);
-		} else {
-			write_decoded(&w, &d, o);
+		sl_buf_release(&enc);
+		if (err != SL_OK) {
+			fprintf(stderr, "decode: re-encoding the %s failed: %s\n", container_kind(&c),
+				sl_err_name(err));
+			goto done;
 		}
 	} else {
-		if (at.best_kind)
-			fprintf(stderr, "decode: not a valid %s: %s (%s) at byte %zu\n", at.best_kind,
-				at.best.msg, sl_err_name(at.best.code), at.best.offset);
-		else
-			fprintf(stderr, "decode: nothing to try\n");
-		goto done;
+		sl_container_write_json_fields(&w, &c, true);
 	}
 	sl_jw_obj_end(&w);
 	if (out.err) {
@@ -722,7 +238,6 @@ static int run(const struct opts *o)
 	rc = 0;
 done:
 	sl_arena_release(&a);
-	sl_buf_release(&enc);
 	sl_buf_release(&out);
 	sl_buf_release(&in);
 	return rc;
@@ -731,9 +246,9 @@ done:
 /* ---- bench ------------------------------------------------------------------ */
 
 /*
- * A record's kind says what the indexer would know: which chain and index
- * the bytes came from. Wrapped kinds are unwrapped and their inner block
- * decoded with the chain's block decoder.
+ * A record's kind says what the indexer knows: which chain and index the
+ * bytes came from. The first seven are one known format; the proposervm
+ * kinds are containers of P/block, X/block and C/block.
  */
 enum {
 	BK_PTX,
@@ -751,49 +266,31 @@ enum {
 static const struct {
 	char tag;
 	const char *name;
+	sl_fmt fmt; /* the known format, for the kinds before BK_VM_P */
 } bench_kinds[BK__COUNT] = {
-	[BK_PTX] = { 'P', "pchain.tx" },
-	[BK_PTX_POP] = { 'Q', "pchain.tx+pop" },
-	[BK_PBLOCK] = { 'B', "pchain.block" },
-	[BK_XTX] = { 'X', "xchain.tx" },
-	[BK_XBLOCK] = { 'Y', "xchain.block" },
-	[BK_CBLOCK] = { 'C', "cchain.block" },
-	[BK_WARP] = { 'W', "warp.message" },
-	[BK_VM_P] = { 'p', "proposervm+pchain.block" },
-	[BK_VM_X] = { 'x', "proposervm+xchain.block" },
-	[BK_VM_C] = { 'c', "proposervm+cchain.block" },
+	[BK_PTX] = { 'P', "pchain.tx", SL_FMT_PCHAIN_TX },
+	[BK_PTX_POP] = { 'Q', "pchain.tx+pop", SL_FMT_PCHAIN_TX },
+	[BK_PBLOCK] = { 'B', "pchain.block", SL_FMT_PCHAIN_BLOCK },
+	[BK_XTX] = { 'X', "xchain.tx", SL_FMT_XCHAIN_TX },
+	[BK_XBLOCK] = { 'Y', "xchain.block", SL_FMT_XCHAIN_BLOCK },
+	[BK_CBLOCK] = { 'C', "cchain.block", SL_FMT_CCHAIN_BLOCK },
+	[BK_WARP] = { 'W', "warp.message", SL_FMT_WARP_MESSAGE },
+	[BK_VM_P] = { 'p', "proposervm+pchain.block", SL_FMT_PROPOSERVM_BLOCK },
+	[BK_VM_X] = { 'x', "proposervm+xchain.block", SL_FMT_PROPOSERVM_BLOCK },
+	[BK_VM_C] = { 'c', "proposervm+cchain.block", SL_FMT_PROPOSERVM_BLOCK },
 };
 
-static sl_err bench_one(sl_arena *a, int kind, const uint8_t *p, size_t n, sl_err_detail *e)
+static sl_err bench_one(sl_arena *a, int kind, const uint8_t *p, size_t n, uint32_t network_id,
+			sl_fmt_attempt *at)
 {
-	union {
-		sl_pchain_tx ptx;
-		sl_pchain_block pb;
-		sl_xchain_tx xtx;
-		sl_xchain_block xb;
-		sl_coreth_block cb;
-		sl_warp_message wm;
-		sl_proposervm_block vm;
-	} v;
-	sl_err err;
+	sl_decoded_container c;
 	switch (kind) {
-	case BK_PTX:
-	case BK_PTX_POP: return sl_pchain_tx_decode(a, p, n, &v.ptx, e);
-	case BK_PBLOCK: return sl_pchain_block_decode(a, p, n, &v.pb, e);
-	case BK_XTX: return sl_xchain_tx_decode(a, p, n, &v.xtx, e);
-	case BK_XBLOCK: return sl_xchain_block_decode(a, p, n, &v.xb, e);
-	case BK_CBLOCK: return sl_coreth_block_decode(p, n, a, &v.cb, e);
-	case BK_WARP: return sl_warp_message_decode(p, n, &v.wm, e);
+	case BK_VM_P: return sl_container_decode(a, SL_CONTAINER_P_BLOCK, p, n, network_id, &c, at);
+	case BK_VM_X: return sl_container_decode(a, SL_CONTAINER_X_BLOCK, p, n, network_id, &c, at);
+	case BK_VM_C: return sl_container_decode(a, SL_CONTAINER_C_BLOCK, p, n, network_id, &c, at);
 	default:
-		err = sl_proposervm_block_decode(p, n, &v.vm, e);
-		if (err != SL_OK)
-			return err;
-		sl_span in = v.vm.inner;
-		return bench_one(a,
-				 kind == BK_VM_P   ? BK_PBLOCK
-				 : kind == BK_VM_X ? BK_XBLOCK
-						   : BK_CBLOCK,
-				 in.p, in.len, e);
+		*at = (sl_fmt_attempt){ .fmt = bench_kinds[kind].fmt };
+		return sl_fmt_decode(a, bench_kinds[kind].fmt, p, n, network_id, &c.value, &at->err);
 	}
 }
 
@@ -854,13 +351,14 @@ static int run_bench(const struct opts *o)
 					continue;
 				sl_arena a;
 				sl_arena_init(&a, DECODE_ARENA_CAP);
-				sl_err_detail e = { 0 };
-				sl_err err = bench_one(&a, k, recs[i].p, recs[i].n, &e);
+				sl_fmt_attempt at;
+				sl_err err = bench_one(&a, k, recs[i].p, recs[i].n, o->network_id, &at);
 				sl_arena_release(&a);
 				if (err != SL_OK) {
-					fprintf(stderr,
-						"decode: bench record %zu (%s): %s (%s) at byte %zu\n", i,
-						bench_kinds[k].name, e.msg, sl_err_name(e.code), e.offset);
+					char line[512];
+					sl_fmt_attempt_describe(&at, line, sizeof line);
+					fprintf(stderr, "decode: bench record %zu (%s): %s\n", i,
+						bench_kinds[k].name, line);
 					goto done;
 				}
 			}
@@ -908,65 +406,180 @@ done:
 
 /* ---- options ---------------------------------------------------------------- */
 
+static const char synopsis[] =
+	"usage: snowline decode [--chain P|X|C|warp] [--network-id N] [--kind FORMAT] [--reencode] HEX|@FILE\n";
+
+static int help(void)
+{
+	fputs(synopsis, stdout);
+	fputs("\n"
+	      "Decode a container, block, tx or warp message of the primary network and print it as JSON:\n"
+	      "{\"kind\":FORMAT,\"type\":GO_TYPE,\"value\":{...}}, or for a proposervm-wrapped block the\n"
+	      "wrapper's fields and \"inner\":{kind, type, value}.\n"
+	      "\n"
+	      "  HEX           hex bytes, with or without 0x, with or without the index API's checksum\n"
+	      "  @FILE         a file holding hex text or raw bytes\n"
+	      "  --chain C     try only chain C's formats: P, X or C (its blocks also inside a proposervm\n"
+	      "                wrapper), or warp; without --chain and --kind, every format is tried\n"
+	      "  --kind F      decode the whole input as format F only (no unwrapping):\n"
+	      "               ",
+	      stdout);
+	for (unsigned f = 0; f < SL_FMT__COUNT; f++)
+		printf(" %s", sl_fmt_name((sl_fmt)f));
+	fputs("\n"
+	      "  --network-id N  the network the bytes come from (1 mainnet, 5 Fuji, ...): the address HRP,\n"
+	      "                and the C-chain extData layout (on mainnet and Fuji only the layout the\n"
+	      "                block's time calls for; elsewhere, or when not given, the other one too)\n"
+	      "  --reencode    print {\"kind\",\"hex\"}: the decoded value encoded again\n"
+	      "  --help        this text\n"
+	      "Options also take the form --name=value.\n"
+	      "\n"
+	      "The checksum: input that ends in the index API checksum of the bytes before it is decoded\n"
+	      "without it. Other input is decoded whole; if that fails but the input without its last\n"
+	      "4 bytes decodes, the error is a checksum mismatch.\n"
+	      "\n"
+	      "Exit status: 0 decoded; 1 not decodable (the format whose attempt got furthest, why, and the\n"
+	      "byte offset in the input, on stderr); 2 a bad command line.\n",
+	      stdout);
+	return 0;
+}
+
+/* A command-line error: what and why, the synopsis, exit 2. */
+static int bad_usage(const char *fmt, ...) SL_PRINTF(1, 2);
+static int bad_usage(const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fputs("decode: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	fputs(synopsis, stderr);
+	fputs("(snowline decode --help for more)\n", stderr);
+	return 2;
+}
+
 static bool parse_u32(const char *s, uint32_t *v)
 {
 	char *end;
 	errno = 0;
 	unsigned long long x = strtoull(s, &end, 10);
-	if (errno || *end || end == s || s[0] == '-' || x > UINT32_MAX)
+	if (errno || *end || end == s || s[0] == '-' || s[0] == '+' || s[0] == ' ' || x > UINT32_MAX)
 		return false;
 	*v = (uint32_t)x;
 	return true;
 }
 
+static bool parse_chain(const char *c, sl_container_fmts *set)
+{
+	if (!strcmp(c, "P") || !strcmp(c, "p"))
+		*set = SL_CONTAINER_CHAIN_P;
+	else if (!strcmp(c, "X") || !strcmp(c, "x"))
+		*set = SL_CONTAINER_CHAIN_X;
+	else if (!strcmp(c, "C") || !strcmp(c, "c"))
+		*set = SL_CONTAINER_CHAIN_C;
+	else if (!strcmp(c, "warp"))
+		*set = SL_CONTAINER_CHAIN_WARP;
+	else
+		return false;
+	return true;
+}
+
+enum opt_id { OPT_HELP, OPT_CHAIN, OPT_NETWORK_ID, OPT_KIND, OPT_REENCODE, OPT_BENCH, OPT_ROUNDS };
+static const struct {
+	const char *name;
+	enum opt_id id;
+	bool takes_value;
+} options[] = {
+	{ "help", OPT_HELP, false },
+	{ "chain", OPT_CHAIN, true },
+	{ "network-id", OPT_NETWORK_ID, true },
+	{ "kind", OPT_KIND, true },
+	{ "reencode", OPT_REENCODE, false },
+	{ "bench", OPT_BENCH, true },
+	{ "rounds", OPT_ROUNDS, true },
+};
+
 int cmd_decode(int argc, char **argv)
 {
-	struct opts o = { .chain = CHAIN_ANY, .rounds = 3 };
+	struct opts o = { .set = SL_CONTAINER_ANY, .rounds = 3 };
+	bool only_inputs = false; /* after "--" */
 	for (int i = 1; i < argc; i++) {
 		const char *arg = argv[i];
-		bool has_val = i + 1 < argc;
-		if (!strcmp(arg, "--help") || !strcmp(arg, "-h"))
-			return usage(stdout);
-		if (!strcmp(arg, "--chain") && has_val) {
-			const char *c = argv[++i];
-			if (!strcmp(c, "P") || !strcmp(c, "p"))
-				o.chain = CHAIN_P;
-			else if (!strcmp(c, "X") || !strcmp(c, "x"))
-				o.chain = CHAIN_X;
-			else if (!strcmp(c, "C") || !strcmp(c, "c"))
-				o.chain = CHAIN_C;
-			else
-				return usage(stderr);
-		} else if (!strcmp(arg, "--network-id") && has_val) {
-			if (!parse_u32(argv[++i], &o.network_id))
-				return usage(stderr);
-			o.has_network = true;
-		} else if (!strcmp(arg, "--kind") && has_val) {
-			o.kind = argv[++i];
-			if (!kind_lookup(o.kind)) {
-				fprintf(stderr, "decode: unknown kind '%s'\n", o.kind);
-				return usage(stderr);
-			}
-		} else if (!strcmp(arg, "--reencode")) {
-			o.reencode = true;
-		} else if (!strcmp(arg, "--bench") && has_val) {
-			o.bench = argv[++i];
-		} else if (!strcmp(arg, "--rounds") && has_val) {
-			uint32_t r;
-			if (!parse_u32(argv[++i], &r) || r == 0 || r > BENCH_MAX_ROUNDS)
-				return usage(stderr);
-			o.rounds = r;
-		} else if (arg[0] == '-' && arg[1] == '-') {
-			return usage(stderr);
-		} else if (!o.input) {
+		if (!only_inputs && !strcmp(arg, "--")) {
+			only_inputs = true;
+			continue;
+		}
+		if (!only_inputs && !strcmp(arg, "-h"))
+			return help();
+		if (only_inputs || arg[0] != '-') {
+			if (o.input)
+				return bad_usage("more than one input: '%s' and '%s'", o.input, arg);
 			o.input = arg;
-		} else {
-			return usage(stderr);
+			continue;
+		}
+		/* an option: --name, --name value or --name=value */
+		const char *name = arg[1] == '-' ? arg + 2 : arg + 1;
+		const char *eq = strchr(name, '=');
+		size_t len = eq ? (size_t)(eq - name) : strlen(name);
+		int which = -1;
+		for (size_t k = 0; k < SL_ARRAY_LEN(options); k++)
+			if (arg[1] == '-' && strlen(options[k].name) == len &&
+			    !strncmp(options[k].name, name, len))
+				which = (int)k;
+		if (which < 0)
+			return bad_usage("unknown option '%s'", arg);
+		const char *val = NULL;
+		if (options[which].takes_value) {
+			if (eq)
+				val = eq + 1;
+			else if (i + 1 < argc)
+				val = argv[++i];
+			else
+				return bad_usage("option '--%s' needs a value", options[which].name);
+		} else if (eq) {
+			return bad_usage("option '--%s' takes no value (got '%s')", options[which].name,
+					 eq + 1);
+		}
+		switch (options[which].id) {
+		case OPT_HELP: return help();
+		case OPT_CHAIN:
+			if (!parse_chain(val, &o.set))
+				return bad_usage("--chain: '%s' is not a chain (P, X, C or warp)", val);
+			o.chain = val;
+			break;
+		case OPT_NETWORK_ID:
+			if (!parse_u32(val, &o.network_id) || o.network_id == 0)
+				return bad_usage(
+					"--network-id: '%s' is not a network id (a number from 1 to 4294967295)",
+					val);
+			break;
+		case OPT_KIND: o.kind = val; break;
+		case OPT_REENCODE: o.reencode = true; break;
+		case OPT_BENCH: o.bench = val; break;
+		case OPT_ROUNDS: {
+			uint32_t r;
+			if (!parse_u32(val, &r) || r == 0 || r > BENCH_MAX_ROUNDS)
+				return bad_usage("--rounds: '%s' is not a number from 1 to %d", val,
+						 BENCH_MAX_ROUNDS);
+			o.rounds = r;
+			break;
+		}
 		}
 	}
+	if (o.kind) {
+		sl_fmt f;
+		if (!sl_fmt_parse(o.kind, &f))
+			return bad_usage("--kind: '%s' is not a format (snowline decode --help lists them)",
+					 o.kind);
+		if (o.chain && !(o.set.bare & SL_FMTS(f)))
+			return bad_usage("--kind %s is not a format of --chain %s", o.kind, o.chain);
+		o.set = (sl_container_fmts){ SL_FMTS(f), 0 };
+	}
 	if (o.bench)
-		return o.input ? usage(stderr) : run_bench(&o);
+		return o.input ? bad_usage("--bench takes no other input (got '%s')", o.input)
+			       : run_bench(&o);
 	if (!o.input)
-		return usage(stderr);
+		return bad_usage("no input: give HEX or @FILE");
 	return run(&o);
 }

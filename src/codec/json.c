@@ -242,15 +242,20 @@ static void j_signer(sl_jw *w, const sl_pchain_signer *s)
 	sl_jw_obj_end(w);
 }
 
-static void j_powner(sl_jw *w, const char *key, const sl_pchain_owner *o)
+static void j_powner(sl_jw *w, const char *key, const sl_pchain_owner *o, const sl_codec_ctx *ctx)
 {
 	sl_jw_key(w, key);
 	sl_jw_obj(w);
 	j_u64(w, "threshold", o->threshold);
 	sl_jw_key(w, "addresses");
 	sl_jw_arr(w);
-	for (uint32_t i = 0; i < o->naddrs; i++)
-		sl_jw_cb58(w, o->addrs + (size_t)i * SL_SHORT_ID_LEN, SL_SHORT_ID_LEN);
+	for (uint32_t i = 0; i < o->naddrs; i++) {
+		const uint8_t *a = o->addrs + (size_t)i * SL_SHORT_ID_LEN;
+		if (ctx->annotate) /* one address form in decode's output */
+			j_addr(w, ctx, a);
+		else /* avalanchego: ids.ShortID */
+			sl_jw_cb58(w, a, SL_SHORT_ID_LEN);
+	}
 	sl_jw_arr_end(w);
 	sl_jw_obj_end(w);
 }
@@ -364,8 +369,15 @@ void sl_pchain_utx_write_json(sl_jw *w, const sl_pchain_utx *u, const sl_codec_c
 			j_u64(w, "balance", v->balance);
 			sl_pchain_signer s = { SL_P_SIGNER_POP, v->public_key, v->pop };
 			j_signer(w, &s);
-			j_powner(w, "remainingBalanceOwner", &v->remaining_balance_owner);
-			j_powner(w, "deactivationOwner", &v->deactivation_owner);
+			j_powner(w, "remainingBalanceOwner", &v->remaining_balance_owner, ctx);
+			j_powner(w, "deactivationOwner", &v->deactivation_owner, ctx);
+			if (ctx->annotate) {
+				uint8_t vid[32];
+				sl_pchain_l1_validation_id(u->subnet_id, i, vid);
+				j_id(w, "validationID", vid);
+				sl_jw_key(w, "validationIDHex");
+				sl_jw_hex(w, vid, sizeof vid);
+			}
 			sl_jw_obj_end(w);
 		}
 		sl_jw_arr_end(w);
@@ -411,14 +423,29 @@ void sl_pchain_utx_write_json(sl_jw *w, const sl_pchain_utx *u, const sl_codec_c
 	sl_jw_obj_end(w);
 }
 
-void sl_pchain_tx_write_json(sl_jw *w, const sl_pchain_tx *tx, const sl_codec_ctx *ctx)
+/* "type" first, for a tx nested in something else when annotating. */
+static void j_nested_type(sl_jw *w, const char *type, bool nested, const sl_codec_ctx *ctx)
+{
+	if (nested && ctx->annotate && type) {
+		sl_jw_key(w, "type");
+		sl_jw_str(w, type);
+	}
+}
+
+static void j_ptx(sl_jw *w, const sl_pchain_tx *tx, bool nested, const sl_codec_ctx *ctx)
 {
 	sl_jw_obj(w);
+	j_nested_type(w, sl_pchain_type_name(tx->utx.type_id), nested, ctx);
 	sl_jw_key(w, "unsignedTx");
 	sl_pchain_utx_write_json(w, &tx->utx, ctx);
 	j_creds_plain(w, tx->ncreds, tx->creds);
 	j_id(w, "id", tx->id);
 	sl_jw_obj_end(w);
+}
+
+void sl_pchain_tx_write_json(sl_jw *w, const sl_pchain_tx *tx, const sl_codec_ctx *ctx)
+{
+	j_ptx(w, tx, false, ctx);
 }
 
 void sl_pchain_block_write_json(sl_jw *w, const sl_pchain_block *b, const sl_codec_ctx *ctx)
@@ -431,7 +458,7 @@ void sl_pchain_block_write_json(sl_jw *w, const sl_pchain_block *b, const sl_cod
 		sl_jw_key(w, "txs");
 		sl_jw_arr(w);
 		for (uint32_t i = 0; i < b->ntxs; i++)
-			sl_pchain_tx_write_json(w, &b->txs[i], ctx);
+			j_ptx(w, &b->txs[i], true, ctx);
 		sl_jw_arr_end(w);
 	}
 	j_id(w, "parentID", b->parent_id);
@@ -441,12 +468,12 @@ void sl_pchain_block_write_json(sl_jw *w, const sl_pchain_block *b, const sl_cod
 		sl_jw_key(w, "txs");
 		sl_jw_arr(w);
 		for (uint32_t i = 0; i < b->ntxs; i++)
-			sl_pchain_tx_write_json(w, &b->txs[i], ctx);
+			j_ptx(w, &b->txs[i], true, ctx);
 		sl_jw_arr_end(w);
 	}
 	if (b->tx) {
 		sl_jw_key(w, "tx");
-		sl_pchain_tx_write_json(w, b->tx, ctx);
+		j_ptx(w, b->tx, true, ctx);
 	}
 	sl_jw_obj_end(w);
 }
@@ -558,9 +585,10 @@ void sl_xchain_utx_write_json(sl_jw *w, const sl_xchain_utx *u, const sl_codec_c
 	sl_jw_obj_end(w);
 }
 
-void sl_xchain_tx_write_json(sl_jw *w, const sl_xchain_tx *tx, const sl_codec_ctx *ctx)
+static void j_xtx(sl_jw *w, const sl_xchain_tx *tx, bool nested, const sl_codec_ctx *ctx)
 {
 	sl_jw_obj(w);
+	j_nested_type(w, sl_xchain_type_name(tx->utx.type_id), nested, ctx);
 	sl_jw_key(w, "unsignedTx");
 	sl_xchain_utx_write_json(w, &tx->utx, ctx);
 	sl_jw_key(w, "credentials");
@@ -579,6 +607,11 @@ void sl_xchain_tx_write_json(sl_jw *w, const sl_xchain_tx *tx, const sl_codec_ct
 	sl_jw_obj_end(w);
 }
 
+void sl_xchain_tx_write_json(sl_jw *w, const sl_xchain_tx *tx, const sl_codec_ctx *ctx)
+{
+	j_xtx(w, tx, false, ctx);
+}
+
 void sl_xchain_block_write_json(sl_jw *w, const sl_xchain_block *b, const sl_codec_ctx *ctx)
 {
 	sl_jw_obj(w);
@@ -589,7 +622,7 @@ void sl_xchain_block_write_json(sl_jw *w, const sl_xchain_block *b, const sl_cod
 	sl_jw_key(w, "txs");
 	sl_jw_arr(w);
 	for (uint32_t i = 0; i < b->ntxs; i++)
-		sl_xchain_tx_write_json(w, &b->txs[i], ctx);
+		j_xtx(w, &b->txs[i], true, ctx);
 	sl_jw_arr_end(w);
 	j_id(w, "id", b->id);
 	sl_jw_obj_end(w);
@@ -613,7 +646,7 @@ void sl_xchain_vertex_write_json(sl_jw *w, const sl_xchain_vertex *v, const sl_c
 		sl_jw_key(w, "txs");
 		sl_jw_arr(w);
 		for (uint32_t i = 0; i < v->ntxs; i++)
-			sl_xchain_tx_write_json(w, &v->txs[i], ctx);
+			j_xtx(w, &v->txs[i], true, ctx);
 		sl_jw_arr_end(w);
 	}
 	sl_jw_obj_end(w);
@@ -621,10 +654,11 @@ void sl_xchain_vertex_write_json(sl_jw *w, const sl_xchain_vertex *v, const sl_c
 
 /* ---- C-chain atomic ------------------------------------------------------------- */
 
-void sl_atomic_tx_write_json(sl_jw *w, const sl_atomic_tx *tx, const sl_codec_ctx *ctx)
+static void j_atx(sl_jw *w, const sl_atomic_tx *tx, bool nested, const sl_codec_ctx *ctx)
 {
 	const sl_atomic_utx *u = &tx->utx;
 	sl_jw_obj(w);
+	j_nested_type(w, sl_atomic_type_name(u->type_id), nested, ctx);
 	sl_jw_key(w, "unsignedTx");
 	sl_jw_obj(w);
 	j_u64(w, "networkID", u->network_id);
@@ -665,10 +699,15 @@ void sl_atomic_tx_write_json(sl_jw *w, const sl_atomic_tx *tx, const sl_codec_ct
 	sl_jw_obj_end(w);
 }
 
+void sl_atomic_tx_write_json(sl_jw *w, const sl_atomic_tx *tx, const sl_codec_ctx *ctx)
+{
+	j_atx(w, tx, false, ctx);
+}
+
 void sl_atomic_txs_write_json(sl_jw *w, const sl_atomic_txs *txs, const sl_codec_ctx *ctx)
 {
 	sl_jw_arr(w);
 	for (uint32_t i = 0; i < txs->ntxs; i++)
-		sl_atomic_tx_write_json(w, &txs->txs[i], ctx);
+		j_atx(w, &txs->txs[i], true, ctx);
 	sl_jw_arr_end(w);
 }

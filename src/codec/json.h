@@ -15,6 +15,18 @@
  * The context says how to format addresses: the network's HRP and the
  * chain's primary alias ("P", "X", "C"). Output goes through the streaming
  * writer; check `w->out->err` once at the end.
+ *
+ * With `annotate` (what `snowline decode` prints) the same shapes carry a
+ * few reading aids avalanchego's JSON does not have:
+ *   - every tx nested in a block or vertex (and each atomic tx of a list)
+ *     starts with "type": its Go type name ("AddValidatorTx", …);
+ *   - each validator of a ConvertSubnetToL1Tx has the validation id the
+ *     conversion gives it (sl_pchain_l1_validation_id), as "validationID"
+ *     (cb58) and "validationIDHex" ("0x…");
+ *   - PChainOwner addresses (remainingBalanceOwner, deactivationOwner) are
+ *     written "P-<hrp>1…" like every other owner, where avalanchego writes
+ *     bare cb58 ShortIDs: one address form in the whole output.
+ * Without it the output is avalanchego's, byte for byte (avm.getTx).
  */
 #ifndef SL_CODEC_JSON_H
 #define SL_CODEC_JSON_H
@@ -28,9 +40,10 @@ typedef struct sl_codec_ctx {
 	uint32_t network_id;
 	const char *hrp;	 /* bech32 HRP of addresses */
 	const char *chain_alias; /* "P", "X", "C" or a chain's own alias */
+	bool annotate;		 /* add the reading aids above */
 } sl_codec_ctx;
 
-/* The context for a network id (HRP per addr.h) and a chain alias (static string). */
+/* The context for a network id (HRP per addr.h) and a chain alias (static string); annotate off. */
 sl_codec_ctx sl_codec_ctx_for(uint32_t network_id, const char *chain_alias);
 
 void sl_pchain_utx_write_json(sl_jw *w, const sl_pchain_utx *u, const sl_codec_ctx *ctx);

@@ -124,6 +124,29 @@ sl_err sl_proposervm_block_encode(const sl_proposervm_block *b, sl_buf *out)
 	return out->err;
 }
 
+sl_err sl_proposervm_wrapper_decode(const uint8_t *p, size_t len, sl_proposervm_block *out,
+				    sl_err_detail *detail)
+{
+	sl_err_detail e = { 0 };
+	sl_err err = sl_proposervm_block_decode(p, len, out, &e);
+	if (err == SL_OK && out->inner.len == 0) {
+		/* where the inner block's length field is (layout in proposervm.h) */
+		size_t at = out->kind == SL_PROPOSERVM_OPTION ? 38 : 58 + out->certificate.len;
+		e = (sl_err_detail){ SL_ERR_INVALID, "empty inner block", at };
+	} else if (err == SL_OK && out->kind != SL_PROPOSERVM_OPTION &&
+		   (out->certificate.len == 0) != (out->signature.len == 0)) {
+		/* a real proposer signs what it certifies: one without the other is not a wrapper */
+		size_t at = len - 4 - out->signature.len; /* the signature's length field */
+		e = (sl_err_detail){ SL_ERR_INVALID,
+				     out->certificate.len ? "certificate without signature"
+							  : "signature without certificate",
+				     at };
+	}
+	if (detail)
+		*detail = e;
+	return e.code;
+}
+
 bool sl_proposervm_unwrap(const uint8_t *p, size_t len, sl_arena *arena, sl_span *inner,
 			  const sl_proposervm_block **outer)
 {
@@ -134,11 +157,7 @@ bool sl_proposervm_unwrap(const uint8_t *p, size_t len, sl_arena *arena, sl_span
 	/* RLP (C-chain pre-fork) and anything not starting with codec version 0 is bare. */
 	if (len < 6 || p[0] != 0 || p[1] != 0)
 		return false;
-	if (sl_proposervm_block_decode(p, len, &b, NULL) != SL_OK)
-		return false;
-	if (b.inner.len == 0)
-		return false;
-	if (b.kind != SL_PROPOSERVM_OPTION && (b.certificate.len == 0) != (b.signature.len == 0))
+	if (sl_proposervm_wrapper_decode(p, len, &b, NULL) != SL_OK)
 		return false;
 	*inner = b.inner;
 	if (outer && arena) {

@@ -97,6 +97,17 @@ SL_MUST_USE sl_err sl_proposervm_block_encode(const sl_proposervm_block *b, sl_b
 void sl_proposervm_block_ids(sl_proposervm_block *b);
 
 /*
+ * The wrapper rule with its reason: SL_OK when p[0..len) is a proposervm
+ * block that sl_proposervm_unwrap() would take for a wrapper, else the
+ * error and (in `detail`, may be NULL) where it failed: the decode error,
+ * or SL_ERR_INVALID "empty inner block" at the inner block's length field,
+ * or "certificate without signature" / "signature without certificate" at
+ * the signature's length field. `out` is filled as far as it decoded.
+ */
+SL_MUST_USE sl_err sl_proposervm_wrapper_decode(const uint8_t *p, size_t len, sl_proposervm_block *out,
+						sl_err_detail *detail);
+
+/*
  * Tell a wrapped container from a bare inner block: the container is a
  * proposervm block when it decodes as one, consuming every byte, with a
  * non-empty inner block, and (for kinds 0 and 2) with certificate and
