@@ -160,8 +160,8 @@ int cmd_node(int argc, char **argv)
 		dsrc.cfg.network_id = nc.network_id;
 		producer = sl_devnet_producer(&dsrc);
 		nc.producer = &producer;
-		sl_devnet_chain_id_of(o.devnet_seed, 'X', devnet_ids[0]);
-		sl_devnet_chain_id_of(o.devnet_seed, 'C', devnet_ids[1]);
+		sl_devnet_chain_id_of(&dsrc.cfg, 'X', devnet_ids[0]);
+		sl_devnet_chain_id_of(&dsrc.cfg, 'C', devnet_ids[1]);
 		if (!nc.chain_id[1])
 			nc.chain_id[1] = devnet_ids[0];
 		if (!nc.chain_id[2])
