@@ -85,7 +85,8 @@ class Cursor {
 
 // ---- proposervm, P-chain blocks, X-chain blocks and vertices --------------------
 
-// proposervm (§9): { vmType, parentID, timestamp, pChainHeight, inner }; option blocks have no time.
+// proposervm (§9): { vmType, parentID, timestamp, pChainHeight, inner, cert, sig, proposer }; option
+// blocks have no time. proposer: the NodeID of the certificate (ripemd160(sha256(cert))), or null.
 export function unwrapProposervm(bytes) {
   const c = new Cursor(bytes);
   if (c.u16() !== 0) throw new Error('proposervm: codec version');
@@ -99,7 +100,9 @@ export function unwrapProposervm(bytes) {
   if (t === 2) c.fixed(24);
   const sig = c.bytes();
   c.end();
-  return { vmType: t === 0 ? 'statelessBlock' : 'statelessGraniteBlock', parentID, timestamp, pChainHeight, signed: cert.length > 0 || sig.length > 0, inner };
+  const proposer = cert.length ? 'NodeID-' + cb58(Buffer.from(ripemd160(sha256(cert)))) : null;
+  return { vmType: t === 0 ? 'statelessBlock' : 'statelessGraniteBlock', parentID, timestamp, pChainHeight, signed: cert.length > 0 || sig.length > 0, inner,
+    cert: Buffer.from(cert), sig: Buffer.from(sig), proposer };
 }
 
 // Signed txs listed inside a block (no codec version each): avalanchejs reads
