@@ -3,7 +3,6 @@
 #include <openssl/bn.h>
 #include <openssl/ec.h>
 #include <openssl/evp.h>
-#include <openssl/hmac.h>
 #include <openssl/obj_mac.h>
 #include <openssl/x509.h>
 #include <pthread.h>
@@ -13,20 +12,38 @@
 /* ---- the curve: made once, read-only after ---- */
 
 static EC_GROUP *g_group;
-static BIGNUM *g_order;
+static BIGNUM *g_order, *g_order_m2; /* n and n - 2 */
+static BN_MONT_CTX *g_mont;	     /* Montgomery form mod n, for inverses */
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
 
 static void group_create(void)
 {
 	g_group = EC_GROUP_new_by_curve_name(NID_X9_62_prime256v1);
-	if (g_group)
-		g_order = BN_dup(EC_GROUP_get0_order(g_group));
+	BN_CTX *bc = BN_CTX_new();
+	BIGNUM *n = g_group ? BN_dup(EC_GROUP_get0_order(g_group)) : NULL, *m2 = n ? BN_dup(n) : NULL;
+	BN_MONT_CTX *m = BN_MONT_CTX_new();
+	if (bc && n && m2 && m && BN_sub_word(m2, 2) && BN_MONT_CTX_set(m, n, bc)) {
+		g_order = n;
+		g_order_m2 = m2;
+		g_mont = m;
+	} else {
+		BN_free(n);
+		BN_free(m2);
+		BN_MONT_CTX_free(m);
+	}
+	BN_CTX_free(bc);
 }
 
 static const EC_GROUP *group(void)
 {
 	pthread_once(&g_once, group_create);
 	return g_order ? g_group : NULL;
+}
+
+/* k⁻¹ mod n as k^(n-2) (n is prime): a Montgomery exponentiation beats BN_mod_inverse's binary loop here. */
+static bool inverse(BIGNUM *out, const BIGNUM *k, BN_CTX *bc)
+{
+	return BN_mod_exp_mont(out, k, g_order_m2, g_order, bc, g_mont) == 1;
 }
 
 /* ---- keys ---- */
@@ -63,10 +80,21 @@ sl_err sl_staking_key_from_seed(sl_staking_key *k, const uint8_t seed[32])
 
 /* ---- RFC 6979 (section 3.2) with HMAC-SHA256, q = the P-256 order (qlen 256) ---- */
 
+/* HMAC-SHA256 with a 32-byte key over a short message (RFC 2104), on one-shot sha256: no EVP fetch per call. */
 static bool hmac(const uint8_t key[32], const uint8_t *msg, size_t n, uint8_t out[32])
 {
-	unsigned int len = 32;
-	return HMAC(EVP_sha256(), key, 32, msg, n, out, &len) && len == 32;
+	uint8_t in[64 + 32 + 1 + 64], outer[64 + 32];
+	if (n > sizeof in - 64)
+		return false;
+	for (int i = 0; i < 64; i++) {
+		uint8_t k = i < 32 ? key[i] : 0;
+		in[i] = k ^ 0x36;
+		outer[i] = k ^ 0x5c;
+	}
+	memcpy(in + 64, msg, n);
+	sl_sha256(in, 64 + n, outer + 64);
+	sl_sha256(outer, sizeof outer, out);
+	return true;
 }
 
 /* K = HMAC_K(V || tag || extra), V = HMAC_K(V) */
@@ -110,7 +138,7 @@ sl_err sl_staking_sign_digest(const sl_staking_key *k, const uint8_t digest[32],
 			ok = EC_POINT_mul(g, R, kk, NULL, NULL, bc) &&
 			     EC_POINT_get_affine_coordinates(g, R, x, NULL, bc) &&
 			     BN_nnmod(r, x, g_order, bc) && BN_mod_mul(t, r, d, g_order, bc) &&
-			     BN_mod_add(t, t, e, g_order, bc) && BN_mod_inverse(x, kk, g_order, bc) &&
+			     BN_mod_add(t, t, e, g_order, bc) && inverse(x, kk, bc) &&
 			     BN_mod_mul(s, t, x, g_order, bc);
 			if (ok && !BN_is_zero(r) && !BN_is_zero(s))
 				break;
