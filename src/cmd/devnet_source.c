@@ -245,7 +245,7 @@ static sl_err sink(void *ctx, sl_ikind kind, const uint8_t id[32], int64_t ts_ns
 		sl_devnet_stats_get(r->d, &st); /* the container is not counted yet: its index */
 		char cb[64];
 		sl_cb58_id(cb, id);
-		sl_log(l, SL_DEBUG, "%s %llu %s (%zu bytes)", sl_ikind_name(kind),
+		sl_log(l, SL_DEBUG, "%s %llu: %s (%zu bytes)", sl_ikind_name(kind),
 		       (unsigned long long)st.emitted[kind], cb, len);
 	}
 	return sl_feed_add(r->f, kind, id, ts_ns, bytes, len);

@@ -177,7 +177,7 @@ test('d. the source logs the history: start, progress, end with counts, readines
   assert.match(log, /INFO source: devnet: history made in [\d.]+ s: \d+ txs, \d+ containers \(P\/block \d+, C\/block \d+, X\/tx \d+, X\/block \d+, X\/vtx \d+\), \d+ new to the store/);
   assert.match(log, /INFO source: devnet: ready in [\d.]+ s/);
   // each container at debug, on its chain's logger: kind, index, id
-  assert.match(log, /DEBUG P: P\/block 0 [1-9A-HJ-NP-Za-km-z]+ \(\d+ bytes\)/);
-  assert.match(log, /DEBUG C: C\/block 0 /);
-  assert.match(log, /DEBUG X: X\/tx 0 /);
+  assert.match(log, /DEBUG P: P\/block 0: [1-9A-HJ-NP-Za-km-z]+ \(\d+ bytes\)/);
+  assert.match(log, /DEBUG C: C\/block 0: /);
+  assert.match(log, /DEBUG X: X\/tx 0: /);
 });
