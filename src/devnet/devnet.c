@@ -278,12 +278,14 @@ void sl_devnet_chain_id_of(const sl_devnet_config *cfg, char chain, char out[64]
 	uint8_t id[32] = { 0 };
 	const char *seed = cfg->seed ? cfg->seed : "snowline";
 	bool local = cfg->network == SL_DEVNET_LOCAL || (unsigned)cfg->network >= SL_ARRAY_LEN(networks);
-	if (chain == 'X' && local)
-		derive(seed, "X-chain", 0, id);
-	else if (chain == 'C' && local)
-		derive(seed, "C-chain", 0, id);
-	else if (chain == 'X' || chain == 'C')
-		(void)fixed_id(chain == 'X' ? networks[cfg->network].x : networks[cfg->network].c, id);
+	const char *what = chain == 'X' ? "X-chain" : chain == 'C' ? "C-chain" : chain == 'A' ? "AVAX" : NULL;
+	if (what && local)
+		derive(seed, what, 0, id);
+	else if (what)
+		(void)fixed_id(chain == 'X'   ? networks[cfg->network].x
+			       : chain == 'C' ? networks[cfg->network].c
+					      : networks[cfg->network].avax,
+			       id);
 	sl_cb58_id(out, id);
 }
 

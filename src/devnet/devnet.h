@@ -81,7 +81,7 @@ void sl_devnet_on_progress(sl_devnet *d, sl_devnet_progress_fn fn, void *ctx);
 void sl_devnet_manifest_write(const sl_devnet *d, sl_buf *out);
 /* Chain ids of this network (cb58), for the node's --x-chain-id/--c-chain-id. */
 const char *sl_devnet_chain_id(const sl_devnet *d, char chain /* 'P', 'X', 'C' */);
-/* The same without building the network: the ids follow from the config alone. */
+/* The same without building the network: the ids follow from the config alone ('A': the AVAX asset). */
 void sl_devnet_chain_id_of(const sl_devnet_config *cfg, char chain, char out[64]);
 
 /*

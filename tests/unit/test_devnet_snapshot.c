@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "codec/proposervm.h"
+#include "crypto/cb58.h"
 #include "crypto/hash.h"
 #include "crypto/staking.h"
 #include "devnet/devnet.h"
@@ -306,6 +307,15 @@ static void test_proposers(void **state)
 		sl_devnet_config c = cfg;
 		c.network = (sl_devnet_network)net;
 		sl_devnet *d = make(&c);
+		/* the ids the node is told before the devnet exists are the devnet's */
+		char want[64], got[64];
+		for (const char *ch = "XC"; *ch; ch++) {
+			sl_devnet_chain_id_of(&c, *ch, got);
+			assert_string_equal(got, sl_devnet_chain_id(d, *ch));
+		}
+		sl_devnet_chain_id_of(&c, 'A', got);
+		sl_cb58_id(want, dn_world_of(d)->avax);
+		assert_string_equal(got, want);
 		sink s = { 0 };
 		assert_int_equal(sl_devnet_history(d, collect, &s), SL_OK);
 		steps(d, 0, 20, &s);
