@@ -79,6 +79,12 @@ sl_err sl_devnet_options_check(const sl_devnet_options *o, sl_devnet_config *cfg
 				 counts[i].why);
 			return SL_ERR_INVALID;
 		}
+	if (!o->start_time) {
+		snprintf(
+			err, 512,
+			"--devnet-start-time must be a unix time after 0 (the devnet's genesis needs a time)");
+		return SL_ERR_INVALID;
+	}
 	if (!o->seed || !*o->seed || strlen(o->seed) > 200) {
 		snprintf(err, 512, "--devnet-seed must be 1 to 200 bytes of text, not '%s'",
 			 o->seed ? o->seed : "");

@@ -83,6 +83,7 @@ test('c. bad arguments: exit 2 with the argument named and why', () => {
     [node(['--devnet-accounts', '0']), /--devnet-accounts must be at least 1, not 0/],
     [node(['--devnet-validators', '0']), /--devnet-validators must be at least 1, not 0/],
     [['node', '--devnet', '--data-dir', d, '--devnet-txs', '0'], /^snowline node: --devnet-txs must be at least 1, not 0/],
+    [['devnet', '--out', 'z.clog', '--devnet-start-time', '0'], /--devnet-start-time must be a unix time after 0/],
     [['devnet', '--out', '--manifest', 'm.json'], /--out needs a file name, not '--manifest'/],
     [['devnet', '--out', 'z.clog', '--manifest', '--devnet-txs', '5'], /--manifest needs a file name, not '--devnet-txs'/],
     [['devnet', '--out', 'z.clog', '--http-port', '1'], /--http-port is a node option; it means nothing with --out/],
