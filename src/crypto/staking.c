@@ -14,10 +14,12 @@
 static EC_GROUP *g_group;
 static BIGNUM *g_order, *g_order_m2; /* n and n - 2 */
 static BN_MONT_CTX *g_mont;	     /* Montgomery form mod n, for inverses */
+static EVP_MD *g_sha256;	     /* fetched once: SHA256() would fetch it by name on every call */
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
 
 static void group_create(void)
 {
+	g_sha256 = EVP_MD_fetch(NULL, "SHA256", NULL);
 	g_group = EC_GROUP_new_by_curve_name(NID_X9_62_prime256v1);
 	BN_CTX *bc = BN_CTX_new();
 	BIGNUM *n = g_group ? BN_dup(EC_GROUP_get0_order(g_group)) : NULL, *m2 = n ? BN_dup(n) : NULL;
@@ -37,7 +39,13 @@ static void group_create(void)
 static const EC_GROUP *group(void)
 {
 	pthread_once(&g_once, group_create);
-	return g_order ? g_group : NULL;
+	return g_order && g_sha256 ? g_group : NULL;
+}
+
+static void sha256(const void *p, size_t n, uint8_t out[32])
+{
+	if (!group() || !EVP_Digest(p, n, out, NULL, g_sha256, NULL))
+		sl_sha256(p, n, out);
 }
 
 /* k⁻¹ mod n as k^(n-2) (n is prime): a Montgomery exponentiation beats BN_mod_inverse's binary loop here. */
@@ -92,8 +100,8 @@ static bool hmac(const uint8_t key[32], const uint8_t *msg, size_t n, uint8_t ou
 		outer[i] = k ^ 0x5c;
 	}
 	memcpy(in + 64, msg, n);
-	sl_sha256(in, 64 + n, outer + 64);
-	sl_sha256(outer, sizeof outer, out);
+	sha256(in, 64 + n, outer + 64);
+	sha256(outer, sizeof outer, out);
 	return true;
 }
 
@@ -226,7 +234,7 @@ sl_err sl_staking_sign(const sl_staking_key *k, const void *msg, size_t n, uint8
 		       size_t *len)
 {
 	uint8_t h[32], r[32], s[32];
-	sl_sha256(msg, n, h);
+	sha256(msg, n, h);
 	sl_err e = sl_staking_sign_digest(k, h, r, s);
 	if (e)
 		return e;
