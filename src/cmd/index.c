@@ -26,9 +26,11 @@ static const sl_opt opts[] = {
 	  "the node whose /ext/index to read (snowline, or avalanchego with --index-enabled)" },
 	{ "store", SL_OPT_STR, O(store), NULL, 0,
 	  "postgres://… for PostgreSQL; else a SQLite file (default <data-dir>/index.db)" },
-	{ "data-dir", SL_OPT_STR, O(data_dir), NULL, 0, "where the SQLite store lives (default ~/.snowline)" },
+	{ "data-dir", SL_OPT_STR, O(data_dir), NULL, 0,
+	  "where the SQLite store lives (default ~/.snowline)" },
 	{ "range", SL_OPT_U64, O(range), "1024", 1024, "containers per request to the node (1 to 1024)" },
-	{ "poll-ms", SL_OPT_U64, O(poll_ms), "250", 60000, "how often a caught-up index asks the node again" },
+	{ "poll-ms", SL_OPT_U64, O(poll_ms), "250", 60000,
+	  "how often a caught-up index asks the node again" },
 	{ "progress", SL_OPT_STR, O(progress), "auto", 0,
 	  "auto (a line per index on a terminal, else a log line every 5 s), tty, log or off" },
 	{ "order", SL_OPT_STR, O(order), "round-robin", 0,
@@ -71,14 +73,18 @@ static bool parse_order(const char *s, sl_indexer_config *c, char err[256])
 		for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
 			sl_ikind k;
 			if (!sl_ikind_parse(tok, &k) || seen[k] || n == SL_IDX__COUNT) {
-				snprintf(err, 256, "--order sequential: '%s' is not one of the five indexes (each once)", tok);
+				snprintf(
+					err, 256,
+					"--order sequential: '%s' is not one of the five indexes (each once)",
+					tok);
 				return false;
 			}
 			seen[k] = true;
 			c->sequence[n++] = k;
 		}
 		if (n != SL_IDX__COUNT) {
-			snprintf(err, 256, "--order sequential: name all five indexes, in the order to apply them");
+			snprintf(err, 256,
+				 "--order sequential: name all five indexes, in the order to apply them");
 			return false;
 		}
 		return true;
@@ -102,7 +108,9 @@ int cmd_index(int argc, char **argv)
 		rc = 0;
 		goto out;
 	}
-	sl_indexer_config ic = { .node_url = o.node, .range = (unsigned)o.range, .poll_ms = (unsigned)o.poll_ms };
+	sl_indexer_config ic = { .node_url = o.node,
+				 .range = (unsigned)o.range,
+				 .poll_ms = (unsigned)o.poll_ms };
 	if (!o.range) {
 		fprintf(stderr, "snowline index: --range must be from 1 to 1024, not 0\n");
 		goto out;
@@ -116,7 +124,8 @@ int cmd_index(int argc, char **argv)
 	while (m < SL_ARRAY_LEN(modes) && strcmp(o.progress, modes[m]))
 		m++;
 	if (m == SL_ARRAY_LEN(modes)) {
-		fprintf(stderr, "snowline index: --progress must be auto, tty, log or off, not '%s'\n", o.progress);
+		fprintf(stderr, "snowline index: --progress must be auto, tty, log or off, not '%s'\n",
+			o.progress);
 		goto out;
 	}
 	ic.progress = (sl_index_progress)m;

@@ -19,7 +19,7 @@
 typedef struct node_opts {
 	const char *http_host, *data_dir, *profile_dir, *plugin_dir, *log_dir, *log_level, *log_display_level;
 	const char *import, *follow, *compat, *allowed_hosts, *allowed_origins, *config_file;
-	const char *x_chain_id, *c_chain_id, *avax_asset_id, *devnet_seed;
+	const char *x_chain_id, *c_chain_id, *avax_asset_id, *devnet_seed, *devnet_network;
 	uint64_t http_port, network_id, http_max_body, http_threads, follow_poll_ms;
 	uint64_t devnet_txs, devnet_accounts, devnet_validators, devnet_start_time, devnet_interval_ms;
 	bool index_enabled, index_allow_incomplete, admin_enabled, devnet, help;
@@ -76,7 +76,9 @@ static const sl_opt opts[] = {
 	{ "devnet-start-time", SL_OPT_U64, O(devnet_start_time), "1704067200", UINT32_MAX,
 	  "unix time of the devnet's first block" },
 	{ "devnet-interval-ms", SL_OPT_U64, O(devnet_interval_ms), "2000", 3600000,
-	  "live block period of the devnet (0: history only)" },
+	  "live block period of the devnet (0: history only); chain time moves interval/1000 + 1 s a step" },
+	{ "network", SL_OPT_STR, O(devnet_network), "local", 0,
+	  "whose ids the devnet carries: local (12345, ids from the seed), fuji or mainnet (their ids)" },
 	{ "compat", SL_OPT_STR, O(compat), "spec", 0,
 	  "'spec', or 'upstream' for avalanchego's behaviour where they differ" },
 	{ "help", SL_OPT_BOOL, O(help), NULL, 0, "show this help" },
@@ -150,32 +152,45 @@ int cmd_node(int argc, char **argv)
 	static sl_devnet_source dsrc;
 	static sl_node_producer producer;
 	if (o.devnet) {
-		/* The devnet's chains have ids of their own, derived from the seed. */
-		dsrc.cfg = (sl_devnet_config){ .seed = o.devnet_seed,
-					       .txs = o.devnet_txs,
-					       .start_time = o.devnet_start_time,
-					       .accounts = (uint32_t)o.devnet_accounts,
-					       .validators = (uint32_t)o.devnet_validators };
+		/* argv[0] is "devnet" when `snowline devnet` runs the node */
+		sl_devnet_options dop = { .seed = o.devnet_seed,
+					  .network = o.devnet_network,
+					  .txs = o.devnet_txs,
+					  .accounts = o.devnet_accounts,
+					  .validators = o.devnet_validators,
+					  .start_time = o.devnet_start_time,
+					  .network_id = o.network_id,
+					  /* 1 is the node's default, so only an explicit 1 counts */
+					  .network_id_given = o.network_id != 1 ||
+							      sl_option_given(argc, argv, "network-id") };
+		if (sl_devnet_options_check(&dop, &dsrc.cfg, err)) {
+			fprintf(stderr, "snowline %s: %s\n", argv[0], err);
+			goto out;
+		}
 		dsrc.interval_ms = (unsigned)o.devnet_interval_ms;
-		/* A devnet is a local network: mainnet's and Fuji's ids become 12345. */
-		if (o.network_id == 1 || o.network_id == 5)
-			nc.network_id = 12345;
-		dsrc.cfg.network_id = nc.network_id;
+		nc.network_id = dsrc.cfg.network_id;
 		producer = sl_devnet_producer(&dsrc);
 		nc.producer = &producer;
-		sl_devnet_chain_id_of(o.devnet_seed, 'X', devnet_ids[0]);
-		sl_devnet_chain_id_of(o.devnet_seed, 'C', devnet_ids[1]);
+		/* The devnet's chains: ids of its network, or derived from the seed for a local one. */
+		sl_devnet_chain_id_of(&dsrc.cfg, 'X', devnet_ids[0]);
+		sl_devnet_chain_id_of(&dsrc.cfg, 'C', devnet_ids[1]);
 		if (!nc.chain_id[1])
 			nc.chain_id[1] = devnet_ids[0];
 		if (!nc.chain_id[2])
 			nc.chain_id[2] = devnet_ids[1];
 		if (!nc.avax_asset_id) {
-			sl_devnet_chain_id_of(o.devnet_seed, 'A', devnet_ids[2]);
+			sl_devnet_chain_id_of(&dsrc.cfg, 'A', devnet_ids[2]);
 			nc.avax_asset_id = devnet_ids[2];
 		}
 		if (nc.import_path || nc.follow_url) {
 			fprintf(stderr,
-				"snowline node: --devnet cannot be combined with --import or --follow\n");
+				"snowline %s: --devnet cannot be combined with --import or --follow\n",
+				argv[0]);
+			goto out;
+		}
+		/* A data dir made with other history settings is refused before anything starts. */
+		if (sl_devnet_source_check(&dsrc.cfg, data_dir, err)) {
+			fprintf(stderr, "snowline %s: %s\n", argv[0], err);
 			goto out;
 		}
 	}
@@ -224,4 +239,10 @@ int cmd_node(int argc, char **argv)
 out:
 	sl_config_release(&cfg);
 	return rc;
+}
+
+const sl_opt *cmd_node_options(size_t *n)
+{
+	*n = SL_ARRAY_LEN(opts);
+	return opts;
 }

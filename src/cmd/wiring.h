@@ -6,14 +6,46 @@
 #ifndef SL_CMD_WIRING_H
 #define SL_CMD_WIRING_H
 
+#include <stdio.h>
+
 #include "devnet/devnet.h"
 #include "node/node.h"
+#include "util/config.h"
 
 /* devnet_source.c: the devnet as a node producer. `src` must outlive the node. */
 typedef struct sl_devnet_source {
 	sl_devnet_config cfg;
-	unsigned interval_ms; /* live step period; 0 = history only */
+	unsigned interval_ms; /* live step period; 0 = no new live steps */
 } sl_devnet_source;
 sl_node_producer sl_devnet_producer(const sl_devnet_source *src);
+
+/*
+ * The devnet's settings as its options give them (the same for `snowline
+ * devnet` and `node --devnet`), checked into cfg: counts of at least 1, a
+ * known --network, and a --network-id that agrees with it (under fuji and
+ * mainnet it may only repeat theirs; `network_id_given` says whether it was
+ * given at all, since the node's default of 1 is no choice). On a bad value
+ * err names the option and why, and the caller exits with status 2.
+ */
+typedef struct sl_devnet_options {
+	const char *seed, *network;
+	uint64_t txs, accounts, validators, start_time, network_id;
+	bool network_id_given;
+} sl_devnet_options;
+SL_MUST_USE sl_err sl_devnet_options_check(const sl_devnet_options *o, sl_devnet_config *cfg, char err[512]);
+
+/* Whether --name (or --name=...) is on the command line or SNOWLINE_<NAME> in the environment. */
+bool sl_option_given(int argc, char **argv, const char *name);
+
+/*
+ * Refuse a data dir whose devnet was made with other history settings (seed,
+ * txs, accounts, validators, start time, network): err says which option
+ * differs, with both values. Reads the store under <data_dir>/containers
+ * before the node opens it; a data dir without a devnet passes.
+ */
+SL_MUST_USE sl_err sl_devnet_source_check(const sl_devnet_config *cfg, const char *data_dir, char err[512]);
+
+/* node.c: the node's options (devnet.c prints them in its own usage and passes them on). */
+const sl_opt *cmd_node_options(size_t *n);
 
 #endif

@@ -41,7 +41,6 @@
 #include "crypto/hash.h"
 #include "crypto/secp.h"
 
-#define DN_C_CHAIN_ID 43112ull /* EIP-155 chain id of the local network's C-chain */
 #define WEI_PER_NAVAX 1000000000ull
 #define GWEI 1000000000ull
 #define TRANSFER_GAS 21000ull
@@ -598,15 +597,16 @@ static void evm_sign(dn_world *w, c_block *b, sl_evm_tx *tx, uint32_t k)
 {
 	uint8_t h[32], sig[65];
 	if (tx->type == 0)
-		tx->f[SL_TX_V] =
-			buint(b, DN_C_CHAIN_ID * 2 + 35); /* EIP-155: the hash covers chainId, 0, 0 */
+		tx->f[SL_TX_V] = buint(b, w->params.evm_chain_id * 2 +
+						  35); /* EIP-155: the hash covers chainId, 0, 0 */
 	sl_err e = sl_evm_tx_signing_hash(tx, h);
 	if (e) {
 		b->err = e;
 		return;
 	}
 	dn_sign(w, k, h, sig);
-	tx->f[SL_TX_V] = tx->type == 0 ? buint(b, DN_C_CHAIN_ID * 2 + 35 + sig[64]) : buint(b, sig[64]);
+	tx->f[SL_TX_V] = tx->type == 0 ? buint(b, w->params.evm_chain_id * 2 + 35 + sig[64])
+				       : buint(b, sig[64]);
 	tx->f[SL_TX_R] = bscalar(b, sig);
 	tx->f[SL_TX_S] = bscalar(b, sig + 32);
 	sl_buf raw;
@@ -648,7 +648,7 @@ static bool make_transfer(dn_world *w, c_block *b)
 	tx->type = legacy ? 0 : 2;
 	sl_evm_tx_layout(tx);
 	if (!legacy) {
-		tx->f[SL_TX_CHAIN_ID] = buint(b, DN_C_CHAIN_ID);
+		tx->f[SL_TX_CHAIN_ID] = buint(b, w->params.evm_chain_id);
 		tx->f[SL_TX_TIP_CAP] = buint(b, tip);
 		tx->f[SL_TX_FEE_CAP] = buint(b, cap);
 	} else {
@@ -1108,6 +1108,67 @@ sl_err dn_c_step(dn_world *w, uint64_t until, uint32_t ntxs)
 	return SL_OK;
 }
 
+/* ---- snapshot ---- */
+
+void dn_c_save(const dn_world *w, sl_buf *b)
+{
+	const struct dn_cstate *st = w->c;
+	dn_snap_one(b, st);
+	dn_snap_arr(b, st->acct, st->nacct, sizeof *st->acct);
+	dn_snap_arr(b, st->genesis, st->nacct, sizeof *st->genesis);
+	dn_snap_arr(b, st->by_hkey, st->nacct, sizeof *st->by_hkey);
+}
+
+/*
+ * The trie's node cache is not saved: the first block after a load rebuilds
+ * it whole (cache_ok false), which gives the same root, once.
+ */
+sl_err dn_c_load(dn_world *w, dn_rd *r)
+{
+	struct dn_cstate *st = calloc(1, sizeof *st);
+	if (!st)
+		return SL_ERR_NOMEM;
+	dn_rd_one(r, st, sizeof *st);
+	/* The pointers just read are the writer's: none may be freed or followed. */
+	st->acct = NULL;
+	st->genesis = NULL;
+	st->by_hkey = st->sacct = st->pre = NULL;
+	st->skv = NULL;
+	st->cache = NULL;
+	memset(&st->trie, 0, sizeof st->trie);
+	scratch_init(&st->trie);
+	size_t n[3], cap;
+	st->acct = dn_rd_arr(r, sizeof *st->acct, &n[0], &cap);
+	st->genesis = dn_rd_arr(r, sizeof *st->genesis, &n[1], &cap);
+	st->by_hkey = dn_rd_arr(r, sizeof *st->by_hkey, &n[2], &cap);
+	if (st->nacct != w->nkeys + 1 || n[0] != st->nacct || n[1] != st->nacct || n[2] != st->nacct)
+		r->bad = true;
+	if (!r->bad) {
+		st->skv = calloc(st->nacct, sizeof *st->skv);
+		st->sacct = calloc(st->nacct, sizeof *st->sacct);
+		st->pre = calloc(st->nacct + 1, sizeof *st->pre);
+		st->cache = calloc((size_t)st->nacct * 3 + 4, sizeof *st->cache);
+		if (!st->skv || !st->sacct || !st->pre || !st->cache)
+			r->bad = true;
+	}
+	for (uint32_t i = 0; !r->bad && i < st->nacct; i++) {
+		if (st->by_hkey[i] >= st->nacct) {
+			r->bad = true;
+			break;
+		}
+		st->acct[i].addr = i < w->nkeys ? w->keys[i].evm : blackhole;
+	}
+	/* the trie's accounts, in key order, as state_root lists them when the set grows */
+	st->nskv = 0;
+	for (uint32_t p = 0; !r->bad && p < st->nacct; p++)
+		if (st->acct[st->by_hkey[p]].in_trie)
+			st->sacct[st->nskv++] = st->by_hkey[p];
+	st->cache_ok = false;
+	dn_c_free(w);
+	w->c = st;
+	return r->bad ? SL_ERR_INVALID : SL_OK;
+}
+
 /* ---- manifest ---- */
 
 static void jw_u128s(sl_jw *j, u128 v)
@@ -1139,7 +1200,7 @@ void dn_c_manifest(const dn_world *w, sl_jw *jw)
 	const struct dn_cstate *st = w->c;
 	sl_jw_obj(jw);
 	sl_jw_key(jw, "chainId");
-	sl_jw_u64(jw, DN_C_CHAIN_ID);
+	sl_jw_u64(jw, w->params.evm_chain_id);
 	if (st) {
 		static const char *const what[2] = { "genesis", "balances" };
 		for (int g = 0; g < 2; g++) {

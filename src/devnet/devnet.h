@@ -11,6 +11,9 @@
  * node can serve them (`snowline node --devnet`) or a container log can be
  * written (`snowline devnet --out FILE`). A manifest (JSON) tells tests the
  * truth: keys, addresses, assets, subnets, validators, expected balances.
+ *
+ * A snapshot holds the generator's whole state, so a restarted devnet can
+ * continue from it instead of generating its history again (docs/devnet.md).
  */
 #ifndef SL_DEVNET_H
 #define SL_DEVNET_H
@@ -18,13 +21,26 @@
 #include "store/containers.h"
 #include "util/buf.h"
 
+/*
+ * Whose identifiers the devnet carries. local: network id 12345 (or another
+ * id of the caller's), chain ids and the AVAX asset id derived from the
+ * seed. fuji and mainnet: that network's id, address prefix, X- and C-chain
+ * ids, AVAX asset id, EIP-155 chain id and ApricotPhase5 time; the history
+ * itself is still the devnet's own.
+ */
+typedef enum sl_devnet_network { SL_DEVNET_LOCAL, SL_DEVNET_FUJI, SL_DEVNET_MAINNET } sl_devnet_network;
+const char *sl_devnet_network_name(sl_devnet_network n); /* "local", "fuji", "mainnet" */
+bool sl_devnet_network_parse(const char *s, sl_devnet_network *out);
+uint32_t sl_devnet_network_id(sl_devnet_network n); /* 12345, 5, 1 */
+
 typedef struct sl_devnet_config {
-	const char *seed;    /* any text; the whole history follows from it */
-	uint32_t network_id; /* default 12345 (local) */
+	const char *seed; /* any text; the whole history follows from it */
+	sl_devnet_network network;
+	uint32_t network_id; /* local: default 12345; fuji and mainnet: theirs (other values are replaced) */
 	uint64_t start_time; /* unix seconds of the first block (default 2024-01-01T00:00:00Z) */
-	uint64_t txs;	     /* size knob: about this many txs in the history */
-	uint32_t accounts;   /* secp256k1 keys that hold and move funds */
-	uint32_t validators; /* primary-network validators at genesis */
+	uint64_t txs;	     /* size knob: about this many txs in the history (default 5000) */
+	uint32_t accounts;   /* secp256k1 keys that hold and move funds (default 64) */
+	uint32_t validators; /* primary-network validators at genesis (default 5) */
 } sl_devnet_config;
 
 /* Where containers go; called in acceptance order per index. Returns SL_OK or stops generation. */
@@ -36,17 +52,49 @@ typedef struct sl_devnet sl_devnet;
 /* Create the network (keys, genesis state); err gets the reason on failure. */
 sl_devnet *sl_devnet_new(const sl_devnet_config *cfg, char err[256]);
 void sl_devnet_free(sl_devnet *d);
+/* The configuration with its defaults filled in. */
+const sl_devnet_config *sl_devnet_config_of(const sl_devnet *d);
 
 /* Generate the whole history into the sink. */
 SL_MUST_USE sl_err sl_devnet_history(sl_devnet *d, sl_devnet_sink_fn sink, void *ctx);
 /* One live step: a few blocks on every chain, timed `seconds` after the last. */
 SL_MUST_USE sl_err sl_devnet_step(sl_devnet *d, uint64_t seconds, sl_devnet_sink_fn sink, void *ctx);
 
+/* Where generation stands: for progress lines and logs. */
+typedef struct sl_devnet_stats {
+	uint64_t txs_target;		 /* the history's size knob */
+	uint64_t txs;			 /* txs made so far (all chains, history and live) */
+	uint64_t steps, steps_total;	 /* history steps done / in the history */
+	uint64_t live_steps;		 /* live steps done */
+	bool history_done;		 /* the history is complete */
+	uint64_t emitted[SL_IDX__COUNT]; /* containers per index so far */
+	uint64_t height[3], blocks[3];	 /* per chain P, X, C: last height, blocks (X: vertices too) */
+	uint64_t chain_txs[3];		 /* per chain */
+	uint64_t now;			 /* chain time, unix seconds */
+} sl_devnet_stats;
+void sl_devnet_stats_get(const sl_devnet *d, sl_devnet_stats *out);
+/* Called after every history step (the callback rate-limits itself). */
+typedef void (*sl_devnet_progress_fn)(void *ctx, const sl_devnet_stats *s);
+void sl_devnet_on_progress(sl_devnet *d, sl_devnet_progress_fn fn, void *ctx);
+
 /* The manifest: what a correct index of this history must show. */
 void sl_devnet_manifest_write(const sl_devnet *d, sl_buf *out);
 /* Chain ids of this network (cb58), for the node's --x-chain-id/--c-chain-id. */
 const char *sl_devnet_chain_id(const sl_devnet *d, char chain /* 'P', 'X', 'C' */);
-/* The same without building the network: the ids follow from the seed alone ('A': the AVAX asset). */
-void sl_devnet_chain_id_of(const char *seed, char chain, char out[64]);
+/* The same without building the network: the ids follow from the config alone ('A': the AVAX asset). */
+void sl_devnet_chain_id_of(const sl_devnet_config *cfg, char chain, char out[64]);
+
+/*
+ * Snapshots (format: docs/devnet.md). sl_devnet_snapshot appends the whole
+ * generator state of a devnet whose history is done (SL_ERR_CONFLICT
+ * before) to out: a header with magic, version, length and sha256 of the
+ * body, then the body. sl_devnet_restore loads one into a devnet just made
+ * by sl_devnet_new with the same configuration; it fails without changing
+ * anything it cannot undo (the caller frees the devnet on failure): with
+ * SL_ERR_INVALID and `why` for another configuration, a bad checksum or a
+ * torn file, SL_ERR_UNSUPPORTED for another version or build.
+ */
+SL_MUST_USE sl_err sl_devnet_snapshot(const sl_devnet *d, sl_buf *out);
+SL_MUST_USE sl_err sl_devnet_restore(sl_devnet *d, const uint8_t *p, size_t len, char why[256]);
 
 #endif

@@ -99,6 +99,12 @@ typedef struct p_staker {
 	uint32_t ndelegators; /* validator: all delegators it ever had */
 	uint64_t accrued;     /* validator: delegatee fees waiting for its end */
 	uint64_t paid_reward, paid_fees;
+	/*
+	 * Primary validators: the P heights between which it is surely in the
+	 * validator set (proposer choice): from two blocks after the one it
+	 * started in to before the proposal block that rewards it.
+	 */
+	uint64_t h_on, h_off;
 	bool bad_uptime, committed;
 	uint8_t status;
 } p_staker;
@@ -156,6 +162,8 @@ struct dn_pstate {
 	uint32_t *subvals;	       /* current permissioned subnet validators (staker indexes) */
 	size_t nsubvals, capsubvals;
 	int32_t *node_val; /* per node: its current primary validator, or -1 */
+	uint32_t *pvals;   /* primary validators that are or were current since the lowest height named */
+	size_t npvals, cappvals;
 	p_subnet *sn;
 	size_t nsn, capsn;
 	p_chainrec *chains;
@@ -309,11 +317,27 @@ static void heap_pop(struct dn_pstate *p, p_heap *h)
 	}
 }
 
+/* A primary validator joins the set proposers are drawn from. */
+static bool pval_add(struct dn_pstate *p, uint32_t si, uint64_t h_on)
+{
+	uint32_t *slot = PUSH(p->pvals, p->npvals, p->cappvals);
+	if (!slot)
+		return false;
+	*slot = si;
+	p->st[si].h_on = h_on;
+	p->st[si].h_off = UINT64_MAX;
+	return true;
+}
+
 /* A primary staker joins the current set: its potential reward from the supply of now. */
 static bool staker_start(dn_world *w, struct dn_pstate *p, uint32_t si)
 {
 	p_staker *s = &p->st[si];
 	s->status = ST_ACTIVE;
+	/* its block is the next one (height + 1), or a proposal whose option (+ 2) applies it */
+	if (s->type_id != SL_P_ADD_PERMISSIONLESS_DELEGATOR_TX && !pval_add(p, si, w->chain[DN_P].height + 2))
+		return false;
+	s = &p->st[si];
 	s->potential = dn_reward_calculate(&p->rc, s->end - s->start, s->weight, w->supply);
 	w->supply += s->potential;
 	return heap_push(p, &p->cur, s->end, si, s->type_id == SL_P_ADD_PERMISSIONLESS_DELEGATOR_TX ? 0 : 1);
@@ -875,6 +899,8 @@ sl_err dn_p_init(dn_world *w)
 		s->stake[0] = (p_stake){ .amount = s->weight, .owner = s->rewards };
 		total += s->weight;
 		p->node_val[i] = si;
+		if (!pval_add(p, (uint32_t)si, 0))
+			return SL_ERR_NOMEM;
 	}
 	w->supply += total;
 	w->params.genesis_supply += total;
@@ -899,6 +925,7 @@ void dn_p_free(dn_world *w)
 	free(p->pend.v);
 	free(p->subvals);
 	free(p->node_val);
+	free(p->pvals);
 	free(p->sn);
 	free(p->chains);
 	free(p->l1);
@@ -2113,6 +2140,7 @@ static sl_err reward_block(dn_world *w)
 			s->accrued = 0;
 		}
 		p->node_val[s->node] = -1;
+		s->h_off = w->chain[DN_P].height + 1; /* the proposal block below */
 	} else {
 		p_staker *v = &p->st[s->val];
 		v->delegated -= s->weight;
@@ -2248,10 +2276,50 @@ static void compact(dn_utxos *set)
 	set->n = j;
 }
 
+int32_t dn_p_proposer(dn_world *w, uint64_t lo, uint64_t hi)
+{
+	struct dn_pstate *p = w->p;
+	uint64_t total = 0;
+	/* Weights in whole AVAX: the sum cannot overflow, and the draw needs no finer grain. */
+	for (size_t i = 0; i < p->npvals; i++) {
+		const p_staker *s = &p->st[p->pvals[i]];
+		if (s->h_on <= lo && s->h_off > hi)
+			total += SL_MAX(s->weight / DN_NANO, 1);
+	}
+	if (!total)
+		return -1;
+	uint64_t x = dn_rng_below(&w->prop_rng, total);
+	for (size_t i = 0; i < p->npvals; i++) {
+		const p_staker *s = &p->st[p->pvals[i]];
+		if (s->h_on > lo || s->h_off <= hi)
+			continue;
+		uint64_t wt = SL_MAX(s->weight / DN_NANO, 1);
+		if (x < wt)
+			return (int32_t)s->node;
+		x -= wt;
+	}
+	return -1;
+}
+
+/* Forget validators that left before every height a later block may name (a chain's last pChainHeight). */
+static void pvals_prune(dn_world *w)
+{
+	struct dn_pstate *p = w->p;
+	uint64_t low = UINT64_MAX;
+	for (int c = 0; c < DN_CHAINS; c++)
+		low = SL_MIN(low, w->chain[c].last_pch);
+	size_t j = 0;
+	for (size_t i = 0; i < p->npvals; i++)
+		if (p->st[p->pvals[i]].h_off > low)
+			p->pvals[j++] = p->pvals[i];
+	p->npvals = j;
+}
+
 sl_err dn_p_step(dn_world *w, uint64_t until, uint32_t ntxs)
 {
 	struct dn_pstate *p = w->p;
 	dn_chain *c = &w->chain[DN_P];
+	pvals_prune(w);
 	compact(&w->utxos[DN_P]);
 	compact(&w->shared[DN_P][DN_X]);
 	compact(&w->shared[DN_P][DN_C]);
@@ -2307,6 +2375,57 @@ sl_err dn_p_step(dn_world *w, uint64_t until, uint32_t ntxs)
 		e = advance_to(w, until);
 	w->now = until;
 	return e;
+}
+
+/* ---- snapshot ------------------------------------------------------------------------------------ */
+
+void dn_p_save(const dn_world *w, sl_buf *b)
+{
+	const struct dn_pstate *p = w->p;
+	dn_snap_one(b, p);
+	dn_snap_utxos(b, &p->genesis);
+	dn_snap_arr(b, p->st, p->nst, sizeof *p->st);
+	dn_snap_arr(b, p->cur.v, p->cur.n, sizeof *p->cur.v);
+	dn_snap_arr(b, p->pend.v, p->pend.n, sizeof *p->pend.v);
+	dn_snap_arr(b, p->subvals, p->nsubvals, sizeof *p->subvals);
+	dn_snap_arr(b, p->node_val, (size_t)w->nnodes + 1, sizeof *p->node_val);
+	dn_snap_arr(b, p->pvals, p->npvals, sizeof *p->pvals);
+	dn_snap_arr(b, p->sn, p->nsn, sizeof *p->sn);
+	dn_snap_arr(b, p->chains, p->nchains, sizeof *p->chains);
+	dn_snap_arr(b, p->l1, p->nl1, sizeof *p->l1);
+}
+
+sl_err dn_p_load(dn_world *w, dn_rd *r)
+{
+	struct dn_pstate *p = calloc(1, sizeof *p);
+	if (!p)
+		return SL_ERR_NOMEM;
+	dn_rd_one(r, p, sizeof *p);
+	/* The pointers just read are the writer's: none may be freed or followed. */
+	p->genesis.v = NULL;
+	p->st = NULL;
+	p->cur.v = p->pend.v = NULL;
+	p->subvals = p->pvals = NULL;
+	p->node_val = NULL;
+	p->sn = NULL;
+	p->chains = NULL;
+	p->l1 = NULL;
+	dn_rd_utxos(r, &p->genesis);
+	p->st = dn_rd_arr(r, sizeof *p->st, &p->nst, &p->capst);
+	p->cur.v = dn_rd_arr(r, sizeof *p->cur.v, &p->cur.n, &p->cur.cap);
+	p->pend.v = dn_rd_arr(r, sizeof *p->pend.v, &p->pend.n, &p->pend.cap);
+	p->subvals = dn_rd_arr(r, sizeof *p->subvals, &p->nsubvals, &p->capsubvals);
+	size_t nv, capv;
+	p->node_val = dn_rd_arr(r, sizeof *p->node_val, &nv, &capv);
+	if (nv != (size_t)w->nnodes + 1)
+		r->bad = true;
+	p->pvals = dn_rd_arr(r, sizeof *p->pvals, &p->npvals, &p->cappvals);
+	p->sn = dn_rd_arr(r, sizeof *p->sn, &p->nsn, &p->capsn);
+	p->chains = dn_rd_arr(r, sizeof *p->chains, &p->nchains, &p->capchains);
+	p->l1 = dn_rd_arr(r, sizeof *p->l1, &p->nl1, &p->capl1);
+	dn_p_free(w);
+	w->p = p;
+	return r->bad ? SL_ERR_INVALID : SL_OK;
 }
 
 /* ---- manifest -------------------------------------------------------------------------------------- */

@@ -229,30 +229,212 @@ void dn_emit(dn_world *w, sl_ikind kind, const uint8_t id[32], uint64_t time, co
 	w->emitted[kind]++;
 }
 
+/* ---- P-chain heights by time ---- */
+
+uint64_t dn_pheight_at(const dn_world *w, uint64_t t)
+{
+	/* Few entries (the P blocks of about one step), newest last. */
+	for (size_t i = w->nph; i-- > 0;)
+		if (w->ph[i].time < t)
+			return w->ph[i].height;
+	return w->nph ? w->ph[0].height : 0;
+}
+
+bool dn_pheight_add(dn_world *w, uint64_t time, uint64_t height)
+{
+	dn_pheight *e = DN_PUSH(w->ph, w->nph, w->capph);
+	if (e)
+		*e = (dn_pheight){ time, height };
+	return e != NULL;
+}
+
+void dn_pheight_prune(dn_world *w)
+{
+	/* X and C blocks come at or after their chain's last time: keep the last entry before the earlier. */
+	uint64_t lo = SL_MIN(w->chain[DN_X].last_time, w->chain[DN_C].last_time);
+	size_t keep = 0;
+	for (size_t i = 0; i < w->nph; i++)
+		if (w->ph[i].time < lo)
+			keep = i;
+	if (keep) {
+		memmove(w->ph, w->ph + keep, (w->nph - keep) * sizeof *w->ph);
+		w->nph -= keep;
+	}
+}
+
+/* ---- proposervm ---- */
+
+#define DN_MAX_VERIFY_DELAY 30 /* proposer.MaxVerifyDelay: 6 windows of 5 s */
+
+/* Whether the next proposervm block of ch, at `time`, is signed (see world.h). */
+static bool signed_block(const dn_world *w, const dn_chain *ch, uint64_t time)
+{
+	if (!ch->forked)
+		return false;
+	if (ch->last_time >= w->params.durango_time)
+		return true;
+	return time - ch->last_time < DN_MAX_VERIFY_DELAY;
+}
+
+static void count_proposer(dn_world *w, int c, int32_t node, const uint8_t id[32], bool option)
+{
+	dn_proposers *pr = &w->props[c];
+	if (option) {
+		pr->noptions++;
+		return;
+	}
+	if (node < 0) {
+		pr->nunsigned++;
+		return;
+	}
+	pr->nsigned++;
+	if (pr->by_node)
+		pr->by_node[node]++;
+	if (pr->overflow)
+		return;
+	dn_proposed *e = pr->nsigned <= DN_PROPOSER_LIST_MAX ? DN_PUSH(pr->list, pr->nlist, pr->caplist)
+							     : NULL;
+	if (!e) { /* past the cap (or out of memory): counts only from here */
+		free(pr->list);
+		pr->list = NULL;
+		pr->nlist = pr->caplist = 0;
+		pr->overflow = true;
+		return;
+	}
+	e->node = (uint32_t)node;
+	memcpy(e->id, id, 32);
+}
+
 void dn_emit_wrapped(dn_world *w, int c, sl_ikind kind, const uint8_t *inner, size_t len, uint64_t time,
 		     bool option)
 {
+	dn_chain *ch = &w->chain[c];
+	uint64_t pch = option ? 0 : c == DN_P ? ch->height : dn_pheight_at(w, time);
+	if (!option && pch < ch->last_pch)
+		pch = ch->last_pch; /* never below the parent's (it cannot be, times only grow) */
+	int32_t node = -1;
+	if (!option && w->p && signed_block(w, ch, time))
+		node = dn_p_proposer(w, ch->last_pch, pch);
 	sl_proposervm_block b = {
 		.kind = option ? SL_PROPOSERVM_OPTION : SL_PROPOSERVM_BLOCK,
-		.parent_id = sl_span_of(w->chain[c].last_outer, 32),
+		.parent_id = sl_span_of(ch->last_outer, 32),
 		.timestamp = option ? 0 : (int64_t)time,
-		.pchain_height = option ? 0 : w->chain[DN_P].height,
+		.pchain_height = pch,
 		.inner = sl_span_of(inner, len),
 	};
+	if (node >= 0)
+		b.certificate = sl_span_of(w->nodes[node].cert, w->nodes[node].cert_len);
 	sl_buf out;
 	sl_buf_init(&out, len + 4096);
-	if (sl_proposervm_block_encode(&b, &out) || out.err) {
-		w->sink_err = SL_ERR_INTERNAL;
-		sl_buf_release(&out);
-		return;
+	sl_err e = sl_proposervm_block_encode(&b, &out);
+	uint8_t sig[SL_STAKING_SIG_MAX];
+	if (!e && !out.err && node >= 0) {
+		/* The id covers the bytes without the (empty) signature's length; the proposer signs the header. */
+		uint8_t header[98] = { 0 }, id[32];
+		sl_sha256(out.p, out.len - 4, id);
+		memcpy(header + 2, ch->id, 32);
+		memcpy(header + 34, ch->last_outer, 32);
+		memcpy(header + 66, id, 32);
+		size_t n = 0;
+		e = sl_staking_sign(&w->nodes[node].staking, header, sizeof header, sig, &n);
+		b.signature = sl_span_of(sig, n);
+		sl_buf_reset(&out);
+		if (!e)
+			e = sl_proposervm_block_encode(&b, &out);
 	}
 	sl_proposervm_block dec;
-	if (sl_proposervm_block_decode(out.p, out.len, &dec, NULL)) {
+	if (e || out.err || sl_proposervm_block_decode(out.p, out.len, &dec, NULL) ||
+	    dec.has_proposer != (node >= 0) ||
+	    (node >= 0 && memcmp(dec.proposer, w->nodes[node].node_id, 20))) {
 		w->sink_err = SL_ERR_INTERNAL;
 		sl_buf_release(&out);
 		return;
 	}
-	memcpy(w->chain[c].last_outer, dec.id, 32);
+	if (c == DN_P && !dn_pheight_add(w, time, ch->height + 1))
+		w->sink_err = SL_ERR_NOMEM;
+	if (!option) {
+		ch->last_pch = pch;
+		ch->forked = true;
+	}
+	count_proposer(w, c, node, dec.id, option);
+	memcpy(ch->last_outer, dec.id, 32);
 	dn_emit(w, kind, dec.id, time, out.p, out.len);
 	sl_buf_release(&out);
+}
+
+/* ---- snapshots ---- */
+
+void dn_snap_u64(sl_buf *b, uint64_t v)
+{
+	uint8_t x[8];
+	sl_put_be64(x, v);
+	sl_buf_add(b, x, 8);
+}
+
+void dn_snap_raw(sl_buf *b, const void *p, size_t n) { sl_buf_add(b, p, n); }
+
+void dn_snap_arr(sl_buf *b, const void *v, size_t n, size_t sz)
+{
+	dn_snap_u64(b, n);
+	dn_snap_u64(b, sz);
+	if (n)
+		sl_buf_add(b, v, n * sz);
+}
+
+uint64_t dn_rd_u64(dn_rd *r)
+{
+	if (r->bad || r->n - r->off < 8) {
+		r->bad = true;
+		return 0;
+	}
+	uint64_t v = sl_be64(r->p + r->off);
+	r->off += 8;
+	return v;
+}
+
+void dn_rd_raw(dn_rd *r, void *out, size_t n)
+{
+	if (r->bad || r->n - r->off < n) {
+		r->bad = true;
+		memset(out, 0, n);
+		return;
+	}
+	memcpy(out, r->p + r->off, n);
+	r->off += n;
+}
+
+void *dn_rd_arr(dn_rd *r, size_t sz, size_t *n, size_t *cap)
+{
+	uint64_t cnt = dn_rd_u64(r), esz = dn_rd_u64(r);
+	*n = *cap = 0;
+	/* The element size must be this build's; the count must fit in what is left. */
+	if (r->bad || esz != sz || cnt > (r->n - r->off) / sz) {
+		r->bad = true;
+		return NULL;
+	}
+	if (!cnt)
+		return NULL;
+	void *v = malloc(cnt * sz);
+	if (!v) {
+		r->bad = true;
+		return NULL;
+	}
+	dn_rd_raw(r, v, cnt * sz);
+	*n = *cap = cnt;
+	return v;
+}
+
+void dn_rd_one(dn_rd *r, void *out, size_t sz)
+{
+	if (dn_rd_u64(r) != 1 || dn_rd_u64(r) != sz)
+		r->bad = true;
+	dn_rd_raw(r, out, sz);
+}
+
+void dn_snap_utxos(sl_buf *b, const dn_utxos *u) { dn_snap_arr(b, u->v, u->n, sizeof *u->v); }
+
+void dn_rd_utxos(dn_rd *r, dn_utxos *u)
+{
+	free(u->v);
+	u->v = dn_rd_arr(r, sizeof *u->v, &u->n, &u->cap);
 }

@@ -26,6 +26,7 @@
 #define SL_DEVNET_WORLD_H
 
 #include "crypto/bls.h"
+#include "crypto/staking.h"
 #include "devnet/devnet.h"
 #include "util/arena.h"
 #include "util/jw.h"
@@ -54,7 +55,8 @@ typedef struct dn_params {
 	uint64_t minting_period;						/* seconds */
 	uint64_t tx_fee, create_subnet_fee, create_chain_fee, create_asset_fee; /* nAVAX */
 	uint64_t cortina_time; /* X-chain linearized from here (unix s) */
-	uint64_t ap5_time;     /* C-chain atomic txs batched from here */
+	uint64_t ap5_time;     /* C-chain atomic txs batched from here (fuji, mainnet: the real time) */
+	uint64_t evm_chain_id; /* EIP-155 chain id: 43112 local, 43113 fuji, 43114 mainnet */
 	/*
 	 * P-chain: before it a staker tx names a future start and waits as a
 	 * pending staker; from it a staker starts when accepted, BaseTx and
@@ -71,8 +73,16 @@ typedef struct dn_key {
 	uint8_t evm[20];  /* Ethereum address: keccak256(pubkey)[12:] */
 } dn_key;
 
+/*
+ * A validator node: its staking identity (a P-256 key and the self-signed
+ * certificate it would present; NodeID = ripemd160(sha256(certificate)))
+ * and its BLS key, all derived from the seed.
+ */
 typedef struct dn_node {
 	uint8_t node_id[20];
+	sl_staking_key staking;
+	uint8_t cert[SL_STAKING_CERT_MAX];
+	uint32_t cert_len;
 	sl_bls_sk bls;
 	uint8_t bls_pk[48], pop[96];
 } dn_node;
@@ -111,7 +121,28 @@ typedef struct dn_chain {
 	uint8_t last_outer[32]; /* proposervm id of the last container */
 	uint64_t last_time;	/* unix s of the last block */
 	uint64_t blocks, txs;	/* counters for the manifest */
+	uint64_t last_pch;	/* pChainHeight of the last proposervm block (not option) */
+	bool forked;		/* a proposervm block was made (the first one's parent is pre-fork) */
 } dn_chain;
+
+/* Who proposed a chain's proposervm blocks (the manifest's "proposers"). */
+#define DN_PROPOSER_LIST_MAX 10000u /* block ids are listed per proposer up to this many signed blocks */
+typedef struct dn_proposed {
+	uint32_t node;
+	uint8_t id[32];
+} dn_proposed;
+typedef struct dn_proposers {
+	uint64_t *by_node; /* signed blocks per node (nnodes entries) */
+	uint64_t nsigned, nunsigned, noptions;
+	dn_proposed *list; /* every signed block, in order, while nsigned <= DN_PROPOSER_LIST_MAX */
+	size_t nlist, caplist;
+	bool overflow; /* the list was dropped: counts only */
+} dn_proposers;
+
+/* A P-chain height and the time of its block: which heights a block at time t may name. */
+typedef struct dn_pheight {
+	uint64_t time, height;
+} dn_pheight;
 
 typedef struct dn_world {
 	sl_devnet_config cfg;
@@ -133,9 +164,13 @@ typedef struct dn_world {
 	sl_err sink_err;
 	uint64_t emitted[SL_IDX__COUNT];
 	int64_t last_ts[SL_IDX__COUNT]; /* acceptance times only increase within an index */
-	struct dn_pstate *p;		/* pchain.c's own state */
-	struct dn_xstate *x;		/* xchain.c's */
-	struct dn_cstate *c;		/* cchain.c's */
+	dn_rng prop_rng;		/* proposer choice */
+	dn_proposers props[DN_CHAINS];
+	dn_pheight *ph; /* P blocks from the earliest one a later X or C block may still name */
+	size_t nph, capph;
+	struct dn_pstate *p; /* pchain.c's own state */
+	struct dn_xstate *x; /* xchain.c's */
+	struct dn_cstate *c; /* cchain.c's */
 } dn_world;
 
 /* The world inside a devnet handle (for tests that check it against what was emitted). */
@@ -186,28 +221,85 @@ void dn_emit(dn_world *w, sl_ikind kind, const uint8_t id[32], uint64_t time, co
 	     size_t len);
 
 /*
- * Wrap an inner block of chain `c` in a proposervm block (unsigned, post-fork)
- * whose parent is the chain's last container, emit it to `kind`, and advance
- * the chain's last_outer. `option` makes a proposervm option (the Commit/Abort
- * child of a P-chain proposal block).
+ * Wrap an inner block of chain `c` in a proposervm block whose parent is the
+ * chain's last container, emit it to `kind`, and advance the chain's
+ * last_outer. `option` makes a proposervm option (the Commit/Abort child of a
+ * P-chain proposal block).
+ *
+ * pChainHeight: a P block names its parent's height; an X or C block at
+ * time t the height of the last P block before t (dn_pheight_at). Signed as
+ * avalanchego's proposers sign (vms/proposervm/block.go): a block whose
+ * parent is from Durango on by the slot's expected proposer; before
+ * Durango by a proposer inside its window, which ends MaxVerifyDelay (30 s)
+ * after the parent, and unsigned after that (anyone may build); unsigned too
+ * when the parent is pre-fork (the chain's first proposervm block) or no
+ * validator qualifies. The proposer is drawn by stake (dn_p_proposer) among
+ * the primary validators current at both the parent's pChainHeight and this
+ * block's; the signature is ECDSA over sha256(00 00 | chain id | parent id |
+ * block id), as staking.CheckSignature verifies it.
  */
 void dn_emit_wrapped(dn_world *w, int c, sl_ikind kind, const uint8_t *inner, size_t len, uint64_t time,
 		     bool option);
+
+/* The height of the last P block accepted before time t (strictly: same-second order is unknown). */
+uint64_t dn_pheight_at(const dn_world *w, uint64_t t);
+/* Record a P block; drop the entries no later X or C block can need (called at each step). */
+bool dn_pheight_add(dn_world *w, uint64_t time, uint64_t height);
+void dn_pheight_prune(dn_world *w);
+
+/*
+ * A proposer for a block whose parent names P height lo and which names hi:
+ * a primary-network validator current at every height in [lo, hi], drawn
+ * by stake from w->prop_rng; -1 when there is none.
+ */
+int32_t dn_p_proposer(dn_world *w, uint64_t lo, uint64_t hi);
+
+/*
+ * Snapshots (devnet.c writes the file format; docs/devnet.md). A module
+ * appends its state to a buffer and reads it back into a world whose keys,
+ * nodes and config are the ones it was made with. Records are the
+ * generator's own structs in host byte order: every struct written is
+ * preceded by its size, so a snapshot of another build is refused.
+ */
+typedef struct dn_rd {
+	const uint8_t *p;
+	size_t n, off;
+	bool bad;
+} dn_rd;
+void dn_snap_u64(sl_buf *b, uint64_t v);
+void dn_snap_raw(sl_buf *b, const void *p, size_t n);
+/* n elements of size sz: the count, the element size, the bytes. */
+void dn_snap_arr(sl_buf *b, const void *v, size_t n, size_t sz);
+uint64_t dn_rd_u64(dn_rd *r);
+void dn_rd_raw(dn_rd *r, void *out, size_t n);
+/* Read what dn_snap_arr wrote into a new allocation (NULL when empty); *n and *cap get its length. */
+void *dn_rd_arr(dn_rd *r, size_t sz, size_t *n, size_t *cap);
+void dn_snap_utxos(sl_buf *b, const dn_utxos *u);
+void dn_rd_utxos(dn_rd *r, dn_utxos *u); /* replaces u's entries */
+/* One struct: an array of one; dn_rd_one fails (r->bad) unless the size is this build's. */
+#define dn_snap_one(b, x) dn_snap_arr((b), (x), 1, sizeof *(x))
+void dn_rd_one(dn_rd *r, void *out, size_t sz);
 
 /* The chain modules (each file's entry points). */
 sl_err dn_p_init(dn_world *w);				      /* genesis state: allocations, validators */
 sl_err dn_p_step(dn_world *w, uint64_t until, uint32_t ntxs); /* about ntxs txs up to time `until` */
 void dn_p_free(dn_world *w);
 void dn_p_manifest(const dn_world *w, sl_jw *jw);
+void dn_p_save(const dn_world *w, sl_buf *b);
+sl_err dn_p_load(dn_world *w, dn_rd *r); /* replaces w->p */
 
 sl_err dn_x_init(dn_world *w);
 sl_err dn_x_step(dn_world *w, uint64_t until, uint32_t ntxs);
 void dn_x_free(dn_world *w);
 void dn_x_manifest(const dn_world *w, sl_jw *jw);
+void dn_x_save(const dn_world *w, sl_buf *b);
+sl_err dn_x_load(dn_world *w, dn_rd *r);
 
 sl_err dn_c_init(dn_world *w);
 sl_err dn_c_step(dn_world *w, uint64_t until, uint32_t ntxs);
 void dn_c_free(dn_world *w);
 void dn_c_manifest(const dn_world *w, sl_jw *jw);
+void dn_c_save(const dn_world *w, sl_buf *b);
+sl_err dn_c_load(dn_world *w, dn_rd *r);
 
 #endif

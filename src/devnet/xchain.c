@@ -1580,6 +1580,74 @@ void dn_x_free(dn_world *w)
 	w->x = NULL;
 }
 
+/* ---------------------------------------------------------------- snapshot */
+
+static void snap_ivec(sl_buf *b, const ivec *v) { dn_snap_arr(b, v->v, v->n, sizeof *v->v); }
+static void rd_ivec(dn_rd *r, ivec *v) { v->v = dn_rd_arr(r, sizeof *v->v, &v->n, &v->cap); }
+
+void dn_x_save(const dn_world *w, sl_buf *b)
+{
+	const struct dn_xstate *x = w->x;
+	dn_snap_one(b, x);
+	dn_snap_utxos(b, &x->genesis);
+	dn_snap_arr(b, x->assets, x->nassets, sizeof *x->assets);
+	dn_snap_arr(b, x->amap, x->amap_cap, sizeof *x->amap);
+	dn_snap_arr(b, x->buckets, x->nbuckets, sizeof *x->buckets);
+	for (size_t i = 0; i < x->nbuckets; i++)
+		snap_ivec(b, &x->buckets[i].list); /* the order matters: picks are by position */
+	dn_snap_arr(b, x->bmap, x->bmap_cap, sizeof *x->bmap);
+	const ivec *pools[] = { &x->p_multi, &x->p_ant, &x->p_nft, &x->p_mint6, &x->p_mint10 };
+	for (size_t i = 0; i < SL_ARRAY_LEN(pools); i++)
+		snap_ivec(b, pools[i]);
+	dn_snap_utxos(b, &x->pending);
+	dn_snap_arr(b, x->txbuf.p, x->txbuf.len, 1); /* the open container: empty between steps */
+	dn_snap_arr(b, x->recs, x->nrecs, sizeof *x->recs);
+}
+
+sl_err dn_x_load(dn_world *w, dn_rd *r)
+{
+	struct dn_xstate *x = calloc(1, sizeof *x);
+	if (!x)
+		return SL_ERR_NOMEM;
+	dn_rd_one(r, x, sizeof *x);
+	/* The pointers just read are the writer's: none may be freed or followed. */
+	x->genesis.v = x->pending.v = NULL;
+	x->assets = NULL;
+	x->amap = x->bmap = NULL;
+	x->buckets = NULL;
+	x->p_multi.v = x->p_ant.v = x->p_nft.v = x->p_mint6.v = x->p_mint10.v = NULL;
+	x->txbuf = (sl_buf){ 0 };
+	x->recs = NULL;
+	memset(&x->scratch, 0, sizeof x->scratch);
+	sl_buf_init(&x->txbuf, TX_BUF_MAX);
+	dn_rd_utxos(r, &x->genesis);
+	x->assets = dn_rd_arr(r, sizeof *x->assets, &x->nassets, &x->cap_assets);
+	size_t n;
+	x->amap = dn_rd_arr(r, sizeof *x->amap, &x->amap_cap, &n);
+	x->buckets = dn_rd_arr(r, sizeof *x->buckets, &x->nbuckets, &x->cap_buckets);
+	for (size_t i = 0; i < x->nbuckets; i++)
+		x->buckets[i].list = (ivec){ 0 };
+	for (size_t i = 0; i < x->nbuckets; i++)
+		rd_ivec(r, &x->buckets[i].list);
+	x->bmap = dn_rd_arr(r, sizeof *x->bmap, &x->bmap_cap, &n);
+	ivec *pools[] = { &x->p_multi, &x->p_ant, &x->p_nft, &x->p_mint6, &x->p_mint10 };
+	for (size_t i = 0; i < SL_ARRAY_LEN(pools); i++)
+		rd_ivec(r, pools[i]);
+	dn_rd_utxos(r, &x->pending);
+	size_t cap;
+	uint8_t *open = dn_rd_arr(r, 1, &n, &cap);
+	if (n)
+		sl_buf_add(&x->txbuf, open, n);
+	free(open);
+	x->recs = dn_rd_arr(r, sizeof *x->recs, &x->nrecs, &x->cap_recs);
+	/* hash tables are powers of two (their probes mask with cap - 1) */
+	if ((x->amap_cap & (x->amap_cap - 1)) || (x->bmap_cap & (x->bmap_cap - 1)) || x->txbuf.err)
+		r->bad = true;
+	dn_x_free(w);
+	w->x = x;
+	return r->bad ? SL_ERR_INVALID : SL_OK;
+}
+
 /* ---------------------------------------------------------------- manifest */
 
 typedef struct bal {

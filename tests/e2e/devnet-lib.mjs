@@ -8,13 +8,13 @@
 // Not a test file itself (tests/run.sh runs only *.test.mjs).
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { avaxSerial, utils } from '@avalabs/avalanchejs';
 import { secp256k1 } from '@noble/curves/secp256k1';
 import { ripemd160 } from '@noble/hashes/ripemd160';
 import { sha256 as nobleSha256 } from '@noble/hashes/sha256';
-import { cb58 } from './lib.mjs';
+import { cb58, BIN } from './lib.mjs';
 import { readIndex, tsNs, KINDS } from './store-lib.mjs';
 
 export const sha256 = (b) => createHash('sha256').update(b).digest();
@@ -67,6 +67,37 @@ export async function readNodeIndexes(url) {
   return out;
 }
 
+// `snowline devnet [args]` on a free port, as lib.mjs's startNode starts `snowline node`: resolves to
+// { url, proc, stop(), kill9(), logs() } once it listens.
+export function startDevnet(args = [], { bin = BIN, timeoutMs = 60000 } = {}) {
+  const proc = spawn(bin, ['devnet', '--http-port', '0', ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  proc.stdout.on('data', (d) => { out += d; });
+  proc.stderr.on('data', (d) => { out += d; });
+  const exited = new Promise((res) => proc.on('exit', (code, sig) => res({ code, sig })));
+  return new Promise((resolve, reject) => {
+    const t = setTimeout(() => reject(new Error(`devnet did not start in ${timeoutMs} ms:\n${out}`)), timeoutMs);
+    const check = () => {
+      const m = /listening on http:\/\/[^:]+:(\d+)/.exec(out);
+      if (!m) return;
+      clearTimeout(t);
+      resolve({
+        url: `http://127.0.0.1:${m[1]}`, proc, exited, logs: () => out,
+        async stop() {
+          if (proc.exitCode !== null || proc.signalCode !== null) return exited;
+          proc.kill('SIGTERM');
+          const k = setTimeout(() => proc.kill('SIGKILL'), 15000);
+          const r = await exited; clearTimeout(k); return r;
+        },
+        async kill9() { if (proc.exitCode === null) proc.kill('SIGKILL'); return exited; },
+      });
+    };
+    proc.stdout.on('data', check);
+    proc.stderr.on('data', check);
+    exited.then(({ code, sig }) => { clearTimeout(t); reject(new Error(`devnet exited (${code ?? sig}) before listening:\n${out}`)); });
+  });
+}
+
 // ---- a bounded big-endian cursor ---------------------------------------------
 
 class Cursor {
@@ -85,7 +116,8 @@ class Cursor {
 
 // ---- proposervm, P-chain blocks, X-chain blocks and vertices --------------------
 
-// proposervm (§9): { vmType, parentID, timestamp, pChainHeight, inner }; option blocks have no time.
+// proposervm (§9): { vmType, parentID, timestamp, pChainHeight, inner, cert, sig, proposer }; option
+// blocks have no time. proposer: the NodeID of the certificate (ripemd160(sha256(cert))), or null.
 export function unwrapProposervm(bytes) {
   const c = new Cursor(bytes);
   if (c.u16() !== 0) throw new Error('proposervm: codec version');
@@ -99,7 +131,9 @@ export function unwrapProposervm(bytes) {
   if (t === 2) c.fixed(24);
   const sig = c.bytes();
   c.end();
-  return { vmType: t === 0 ? 'statelessBlock' : 'statelessGraniteBlock', parentID, timestamp, pChainHeight, signed: cert.length > 0 || sig.length > 0, inner };
+  const proposer = cert.length ? 'NodeID-' + cb58(Buffer.from(ripemd160(sha256(cert)))) : null;
+  return { vmType: t === 0 ? 'statelessBlock' : 'statelessGraniteBlock', parentID, timestamp, pChainHeight, signed: cert.length > 0 || sig.length > 0, inner,
+    cert: Buffer.from(cert), sig: Buffer.from(sig), proposer };
 }
 
 // Signed txs listed inside a block (no codec version each): avalanchejs reads

@@ -34,6 +34,9 @@
  *     matches, and every tx type of the P-chain mix occurred; the manifest's
  *     pending stakers (pendingFrom, pendingDuringHistory, pendingAtDurango)
  *     are the replay's, and some validators were still pending at Durango.
+ * Proposers: every signed proposervm block of P, X and C names a primary
+ * validator that the replay has current at every P height from its parent's
+ * pChainHeight to its own.
  * A history cut a few days after genesis shows "pending" stakers in the
  * manifest, replayed the same way. Same seed, same bytes.
  *
@@ -68,12 +71,44 @@ typedef struct rec {
 	size_t len;
 } rec;
 
+/* A proposervm block's proposer facts (P, X and C): checked against the replayed validator sets. */
+typedef struct phdr {
+	int chain;	  /* 0 P, 1 X, 2 C */
+	uint64_t lo, hi;  /* the parent's pChainHeight (or hi for a chain's first block), the block's */
+	bool has;	  /* signed */
+	uint8_t node[20]; /* its proposer */
+} phdr;
+
 typedef struct sink {
 	rec *v;
 	size_t n, cap;
 	uint8_t digest[32]; /* chained over every container of every chain */
 	uint64_t count;
+	phdr *h;
+	size_t nh, caph;
+	uint64_t last_pch[3];
+	bool forked[3];
 } sink;
+
+static void note_proposer(sink *s, sl_ikind kind, const uint8_t *bytes, size_t len)
+{
+	int c = kind == SL_IDX_P_BLOCK ? 0 : kind == SL_IDX_X_BLOCK ? 1 : kind == SL_IDX_C_BLOCK ? 2 : -1;
+	sl_proposervm_block b;
+	if (c < 0)
+		return;
+	assert_int_equal(sl_proposervm_block_decode(bytes, len, &b, NULL), SL_OK);
+	if (b.kind == SL_PROPOSERVM_OPTION)
+		return;
+	phdr *h = DN_PUSH(s->h, s->nh, s->caph);
+	assert_non_null(h);
+	*h = (phdr){ .chain = c,
+		     .lo = s->forked[c] ? s->last_pch[c] : b.pchain_height,
+		     .hi = b.pchain_height,
+		     .has = b.has_proposer };
+	memcpy(h->node, b.proposer, 20);
+	s->last_pch[c] = b.pchain_height;
+	s->forked[c] = true;
+}
 
 static sl_err sink_fn(void *ctx, sl_ikind kind, const uint8_t id[32], int64_t ts_ns, const uint8_t *bytes,
 		      size_t len)
@@ -86,6 +121,7 @@ static sl_err sink_fn(void *ctx, sl_ikind kind, const uint8_t id[32], int64_t ts
 	sl_sha256(buf, sizeof buf, s->digest);
 	(void)id;
 	s->count++;
+	note_proposer(s, kind, bytes, len);
 	if (kind != SL_IDX_P_BLOCK)
 		return SL_OK;
 	if (s->n == s->cap) {
@@ -107,6 +143,7 @@ static void sink_free(sink *s)
 	for (size_t i = 0; i < s->n; i++)
 		free(s->v[i].bytes);
 	free(s->v);
+	free(s->h);
 }
 
 /* ---- the replay ledger: UTXOs by id, open addressing ---- */
@@ -222,6 +259,12 @@ typedef struct replay {
 	uint64_t counts[64];
 	int pending_reward; /* staker index of the proposal waiting for its option */
 	uint64_t fee_txs;
+	/* the current primary validators' nodes after each P height (index: height) */
+	struct vset {
+		uint8_t (*node)[20];
+		size_t n;
+	} * vsets;
+	size_t nvsets, capvsets;
 } replay;
 
 static owner owner_of(const sl_owners *o)
@@ -990,8 +1033,21 @@ static void replay_genesis(replay *r, sl_devnet *d)
 	json_decref(root);
 }
 
+static void record_vset(replay *r, uint64_t height)
+{
+	while (r->nvsets <= height) {
+		struct vset *v = DN_PUSH(r->vsets, r->nvsets, r->capvsets);
+		assert_non_null(v);
+		*v = (struct vset){ .node = calloc(r->nst + 1, 20) };
+		for (size_t i = 0; i < r->nst; i++)
+			if (r->st[i].validator && !r->st[i].permissioned && r->st[i].active)
+				memcpy(v->node[v->n++], r->st[i].node, 20);
+	}
+}
+
 static void replay_history(replay *r, const sink *snk)
 {
+	record_vset(r, 0); /* the genesis validators */
 	dn_world *w = r->w;
 	uint8_t parent_outer[32], parent_inner[32];
 	memset(parent_outer, 0, 32);
@@ -1060,9 +1116,39 @@ static void replay_history(replay *r, const sink *snk)
 		default: fail_msg("unexpected block type %u", b.type_id);
 		}
 		sl_arena_release(&a);
+		record_vset(r, height);
 	}
 	assert_false(expect_option);
 	assert_int_equal(height, w->chain[DN_P].height);
+}
+
+/*
+ * Every signed proposervm block of P, X and C was proposed by a primary
+ * validator current (in the replay, not the generator) at every P height
+ * from its parent's pChainHeight to its own; blocks name only heights the
+ * replay reached. Returns how many blocks were signed.
+ */
+static size_t check_proposers(replay *r, const sink *s)
+{
+	size_t nsigned = 0;
+	for (size_t i = 0; i < s->nh; i++) {
+		const phdr *h = &s->h[i];
+		assert_true(h->lo <= h->hi && h->hi < r->nvsets);
+		if (!h->has)
+			continue;
+		nsigned++;
+		for (uint64_t k = h->lo; k <= h->hi; k++) {
+			const struct vset *v = &r->vsets[k];
+			bool in = false;
+			for (size_t j = 0; j < v->n && !in; j++)
+				in = !memcmp(v->node[j], h->node, 20);
+			if (!in)
+				fail_msg(
+					"block %zu of chain %d: its proposer is no validator at P height %llu",
+					i, h->chain, (unsigned long long)k);
+		}
+	}
+	return nsigned;
 }
 
 /* The replayed UTXO set is the generator's. */
@@ -1175,6 +1261,9 @@ static void test_history_replays(void **state)
 	assert_true(s.n > 100);
 	replay_history(r, &s);
 	check_final(r);
+	size_t nsigned = check_proposers(r, &s);
+	print_message("%zu of %zu proposervm blocks signed by a replayed validator\n", nsigned, s.nh);
+	assert_true(nsigned > s.nh / 3);
 
 	/* Every type of the mix, with realistic weight on transfers and staking. */
 	static const uint32_t must[] = {
@@ -1236,6 +1325,9 @@ static void test_history_replays(void **state)
 	json_decref(root);
 	sl_buf_release(&m);
 
+	for (size_t k = 0; k < r->nvsets; k++)
+		free(r->vsets[k].node);
+	free(r->vsets);
 	free(r->led.v);
 	free(r->imported.v);
 	free(r);
@@ -1309,6 +1401,9 @@ static void test_pending_at_the_end(void **state)
 	assert_int_equal(staked, staked_want);
 	json_decref(root);
 	sl_buf_release(&m);
+	for (size_t vi = 0; vi < r->nvsets; vi++)
+		free(r->vsets[vi].node);
+	free(r->vsets);
 	free(r->led.v);
 	free(r->imported.v);
 	free(r);
