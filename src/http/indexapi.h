@@ -47,7 +47,7 @@ size_t sl_indexapi_range_request(char out[256], uint64_t start, uint32_t num);
  * failure r is empty and err says what was wrong: a JSON-RPC error's
  * message, or which container failed which check.
  */
-SL_MUST_USE sl_err sl_indexapi_range_parse(const char *json, size_t n, uint64_t start, uint32_t num, sl_ixrange *r,
-					   char err[256]);
+SL_MUST_USE sl_err sl_indexapi_range_parse(const char *json, size_t n, uint64_t start, uint32_t num,
+					   sl_ixrange *r, char err[256]);
 
 #endif

@@ -13,7 +13,8 @@ struct sl_feed {
 	sl_batcher bt;
 };
 
-sl_err sl_feed_add(sl_feed *f, sl_ikind k, const uint8_t id[32], int64_t ts_ns, const uint8_t *bytes, size_t len)
+sl_err sl_feed_add(sl_feed *f, sl_ikind k, const uint8_t id[32], int64_t ts_ns, const uint8_t *bytes,
+		   size_t len)
 {
 	sl_container c = { .ts_ns = ts_ns, .bytes = bytes, .len = len };
 	memcpy(c.id, id, 32);
