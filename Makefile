@@ -8,7 +8,7 @@ CSTD      = -std=c11 -D_GNU_SOURCE
 WARN      = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
             -Wno-unused-parameter -Wvla -Wformat=2 -Wno-format-truncation
 INC       = -Isrc -Ibuild/blst/include
-PKGS      = libmicrohttpd jansson sqlite3 lmdb libsecp256k1 libcrypto libcurl
+PKGS      = jansson sqlite3 lmdb libsecp256k1 libcrypto libcurl
 DEPLIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpq -lpthread -ldl -lm
 BLSTLIB   = build/blst/libblst.a
 
