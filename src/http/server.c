@@ -45,7 +45,7 @@
 #define RBUF_MAX (2 * SL_HTTP_MAX_HEADER_BYTES) /* a head, and room for chunked bytes after it */
 #define ACCEPT_BATCH 64	     /* connections accepted per wake-up, so other loops get some */
 #define ROUNDS 16	     /* requests or reads per connection before the others get a turn */
-#define KEEP_BUF (64u << 10) /* request/response buffers larger than this are freed after use */
+#define KEEP_BUF (16u << 10) /* request/response buffers larger than this are freed after use */
 #define ERROR_BODY_MAX (64u << 10)
 
 enum { PH_IDLE, PH_HEAD, PH_BODY, PH_WRITE, PH_LINGER, NLISTS, PH_NONE = NLISTS };
@@ -69,8 +69,7 @@ struct conn {
 	bool in_ready;
 	bool readable, writable, eof;
 	bool interim;	  /* `out` holds a 100 Continue, not a response */
-	bool close_after; /* close once the response is sent */
-	bool linger;	  /* ... gracefully: half-close, then drain (after server errors) */
+	bool close_after; /* close once the response is sent (half-close, drain, close) */
 	int64_t deadline; /* of the current phase, monotonic ms */
 	/* input: the request starts at rbuf[0]; in BODY, rbuf[rpos..rlen) is body not yet taken */
 	char *rbuf;
@@ -382,7 +381,6 @@ static void conn_error(conn *c, int status, const char *reason)
 	error_response(lp->s, status, reason, &r);
 	c->resp_body = r.body;
 	put_response(c, &r, false, false);
-	c->linger = true;
 }
 
 typedef enum { IO_DONE, IO_WAIT, IO_CLOSED } io_result;
@@ -465,13 +463,11 @@ static bool after_output(conn *c)
 		sl_buf_release(&c->resp_body);
 	else
 		sl_buf_reset(&c->resp_body);
-	if (c->linger) {
+	if (c->close_after) {
+		/* Even after a plain "Connection: close": a pipelined request still unread would
+		 * make close() send a reset, and a reset can destroy the response in flight. */
 		start_linger(c);
 		linger_drain(c);
-		return false;
-	}
-	if (c->close_after) {
-		conn_close(c);
 		return false;
 	}
 	set_phase(c, c->rlen ? PH_HEAD : PH_IDLE);

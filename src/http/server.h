@@ -17,10 +17,11 @@
  * over SL_HTTP_MAX_HEADER_BYTES or SL_HTTP_MAX_HEADER_FIELDS lines, 501 a
  * Transfer-Encoding other than chunked, 505 an HTTP major version other than
  * 1, 503 a connection the cap leaves no room for, 500 a response body past
- * SL_HTTP_MAX_RESPONSE. After each of these the connection is closed
- * gracefully: the response is sent, the sending side shut down, and what the
- * client still sends is read and dropped for SL_HTTP_LINGER_MS, so the
- * response is not lost to a TCP reset.
+ * SL_HTTP_MAX_RESPONSE. After each of these, as after any response that
+ * closes the connection, the close is graceful: the response is sent, the
+ * sending side shut down, and what the client still sends is read and
+ * dropped until it closes (for SL_HTTP_LINGER_MS at most), so the response
+ * is not lost to a TCP reset.
  *
  * HTTP/1.1: keep-alive (1.1 by default, 1.0 with `Connection: keep-alive`),
  * `Connection: close`, pipelined requests answered in order, `Expect:
