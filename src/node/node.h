@@ -6,7 +6,7 @@
  * fills an sl_node_config, calls sl_node_new() and sl_node_run(); everything
  * below returns errors instead of exiting.
  *
- * Threads: HTTP pool threads run handlers; one source thread (import,
+ * Threads: the HTTP server's loop threads run handlers; one source thread (import,
  * follow) appends to the store. Shared mutable state and its lock:
  *   routes + endpoint aliases  node->routes_lock (rwlock)   node/routes.c
  *   chain aliases              node->chains_lock (mutex)    node/chains.c
