@@ -334,9 +334,8 @@ static void put_response(conn *c, sl_http_resp *resp, bool keep, bool head_only)
 	if (o->err) {
 		/* Headers past SL_HTTP_MAX_RESPONSE_HEAD: a bare 500 instead. */
 		sl_buf_reset(o);
-		sl_buf_adds(
-			o,
-			"HTTP/1.1 500 Internal Server Error\r\nContent-Length: 0\r\nConnection: close\r\n\r\n");
+		sl_buf_adds(o, "HTTP/1.1 500 Internal Server Error\r\n"
+			       "Content-Length: 0\r\nConnection: close\r\n\r\n");
 		no_body = true;
 		keep = false;
 		stat_add(&lp->st.e5xx);

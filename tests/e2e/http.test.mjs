@@ -219,6 +219,10 @@ describe('HTTP/1.1 framing', () => {
     assert.equal(fat.status, 431);
     const many = only(await rawExchange(N.port, [GET('/', 'X-A: b\r\n'.repeat(101))]), '431 fields');
     assert.equal(many.status, 431);
+    // A 1 MiB method: refused at 32 KiB, the rest read and dropped, the 431 delivered.
+    const method = only(await rawExchange(N.port, ['M'.repeat(MiB) + ' / HTTP/1.1\r\nHost: localhost\r\n\r\n']), '1 MiB method');
+    assert.equal(method.status, 431);
+    assert.equal(method.text, '431 Request Header Fields Too Large: request header fields too large\n');
     // Just under both limits is served.
     const ok = only(await rawExchange(N.port, [GET('/ext/health/liveness?' + 'q'.repeat(2020), `X-Big: ${'b'.repeat(30000)}\r\nConnection: close\r\n`)]), 'under');
     assert.equal(ok.status, 200);

@@ -11,6 +11,7 @@
 #include <poll.h>
 #include <stdlib.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -49,10 +50,10 @@ static void test_head(void **state)
 	assert_true(h.keep_alive);
 	assert_false(h.has_length || h.chunked || h.expect_continue);
 	/* Bare LF line ends; an empty value; the 1.0 persistence rules. */
-	assert_int_equal(
-		parse("POST / HTTP/1.0\nContent-Length: 007\nContent-Length: 7\nX-E:\nExpect: 100-Continue\n\n",
-		      &h, buf, &why),
-		0);
+	assert_int_equal(parse("POST / HTTP/1.0\nContent-Length: 007\nContent-Length: 7\n"
+			       "X-E:\nExpect: 100-Continue\n\n",
+			       &h, buf, &why),
+			 0);
 	assert_true(h.has_length);
 	assert_int_equal(h.content_length, 7);
 	assert_string_equal(sl_http_head_field(&h, buf, "x-e"), "");
@@ -101,7 +102,8 @@ static void test_head_errors(void **state)
 		  "both Transfer-Encoding and Content-Length" },
 		{ "GET / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: gzip, chunked\r\n\r\n", 501,
 		  "unsupported Transfer-Encoding" },
-		{ "GET / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\nTransfer-Encoding: chunked\r\n\r\n",
+		{ "GET / HTTP/1.1\r\nHost: h\r\nTransfer-Encoding: chunked\r\n"
+		  "Transfer-Encoding: chunked\r\n\r\n",
 		  501, "unsupported Transfer-Encoding" },
 		{ "POST / HTTP/1.0\r\nTransfer-Encoding: chunked\r\n\r\n", 400,
 		  "Transfer-Encoding in an HTTP/1.0 request" },
@@ -353,9 +355,8 @@ static void test_server(void **state)
 	assert_true(closed);
 	assert_non_null(strstr(buf, "HTTP/1.1 413 Request Entity Too Large\r\n"));
 	assert_non_null(strstr(buf, "Content-Type: application/json\r\n"));
-	assert_string_equal(
-		body_of(buf),
-		"{\"message\":\"request body too large\",\"statusCode\":413,\"error\":\"Request Entity Too Large\"}");
+	assert_string_equal(body_of(buf), "{\"message\":\"request body too large\",\"statusCode\":413,"
+					  "\"error\":\"Request Entity Too Large\"}");
 	close(fd);
 
 	/* a response the client does not read is abandoned at the write deadline */
@@ -411,6 +412,34 @@ static void test_port_in_use(void **state)
 	(void)state;
 	sl_http_config cfg = { .host = "127.0.0.1", .threads = 1, .handler = handler };
 	char err[256], want[256];
+	/* A privileged port as an ordinary user: the reason, not just "cannot listen". A child drops
+	 * root for it, forked before any server thread exists; skipped where anyone may bind port 80. */
+	FILE *f = fopen("/proc/sys/net/ipv4/ip_unprivileged_port_start", "r");
+	int start = 1024;
+	if (f) {
+		if (fscanf(f, "%d", &start) != 1)
+			start = 1024;
+		fclose(f);
+	}
+	if (start > 80) {
+		pid_t pid = fork();
+		assert_true(pid >= 0);
+		if (!pid) {
+			if (!geteuid() && (setgid(65534) || setuid(65534)))
+				_exit(2);
+			sl_http_config c80 = {
+				.host = "127.0.0.1", .port = 80, .threads = 1, .handler = handler
+			};
+			char e80[256];
+			sl_http_server *s80 = sl_http_server_new(&c80, e80);
+			_exit(!s80 && !strcmp(e80, "cannot listen on 127.0.0.1:80: Permission denied") ? 0
+												       : 1);
+		}
+		int wst = 0;
+		assert_int_equal(waitpid(pid, &wst, 0), pid);
+		assert_true(WIFEXITED(wst));
+		assert_int_equal(WEXITSTATUS(wst), 0);
+	}
 	sl_http_server *s = sl_http_server_new(&cfg, err);
 	assert_non_null(s);
 	cfg.port = sl_http_server_port(s);
