@@ -36,9 +36,9 @@
  * connection closes after `idle_timeout_ms` without a request; a response
  * the client does not read within `write_timeout_ms` is abandoned.
  *
- * The connection cap (`max_connections`). When a new connection would pass
- * it, the server closes the idlest connection it can to make room, in this
- * order: one lingering after an error, then an idle kept-alive one (idle
+ * The connection cap (`max_connections`, counted across loops). When a new
+ * connection would pass it, the loop that takes it closes the idlest of its
+ * own connections it can to make room, in this order: one lingering after an error, then an idle kept-alive one (idle
  * longest first), then one whose unfinished request line and headers started
  * longest ago, then one whose unfinished body did. A connection whose handler
  * is running or whose response is being sent is never closed for the cap;
