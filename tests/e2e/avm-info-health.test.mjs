@@ -6,7 +6,7 @@ import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
 import { createIndexApiClient, createXChainClient, createInfoApiClient, createHealthApiClient } from '@avalanche-sdk/client';
 import { Avalanche } from 'avalanche';
 import {
@@ -38,12 +38,21 @@ let N;  // mainnet ids, import done
 let F;  // --network-id 5
 let L;  // --network-id 12345
 let Q;  // --network-id 99 with explicit chain ids
-let S;  // a slow import: still bootstrapping when first asked
-const slowClog = join(dir, 'slow.clog');
+let S;  // following an upstream that fails until released: still bootstrapping when first asked
+let upstream, releaseUpstream = false;
 before(async () => {
-  const pad = randomBytes(4096);
-  writeClog(slowClog, Array.from({ length: 15000 }, (_, i) => { const b = Buffer.from(pad); b.writeUInt32BE(i, 0); return { kind: 'X/tx', bytes: b }; }));
-  S = await startNode(['--index-enabled', '--import', slowClog, '--data-dir', join(dir, 's')]);
+  // The upstream answers 500 until the test releases it, then "nothing accepted yet": S
+  // bootstraps exactly when the test says so (a slow import raced the machine's speed).
+  upstream = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      if (!releaseUpstream) { res.writeHead(500); res.end('not yet'); return; }
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end('{"jsonrpc":"2.0","error":{"code":-32000,"message":"no containers have been accepted","data":null},"id":1}');
+    });
+  });
+  await new Promise((r) => upstream.listen(0, '127.0.0.1', r));
+  S = await startNode(['--index-enabled', '--follow', `http://127.0.0.1:${upstream.address().port}`, '--follow-poll-ms', '50', '--data-dir', join(dir, 's')]);
   const qx = cb58(sha256(Buffer.from('x chain of network 99')));
   const qc = cb58(sha256(Buffer.from('c chain of network 99')));
   [N, F, L, Q] = await Promise.all([
@@ -57,6 +66,7 @@ before(async () => {
 });
 after(async () => {
   await Promise.all([N, F, L, Q, S].filter(Boolean).map((n) => n.stop()));
+  upstream?.close();
   cleanup(dir);
 });
 
@@ -159,8 +169,8 @@ describe('walk the X-chain history (spec 001 §4.2 recipe)', () => {
 });
 
 describe('chain routes during bootstrap (node-rpc.md §1.2)', () => {
-  test('/ext/bc/X answers 503 until the import has caught up; index and health answer meanwhile', async () => {
-    // S was started first with a large import; it has not caught up yet.
+  test('/ext/bc/X answers 503 until the source has caught up; index and health answer meanwhile', async () => {
+    // S follows an upstream that has not let it catch up yet.
     const ready = await fetch(S.url + '/ext/health/readiness');
     const report = await ready.json();
     assert.equal(ready.status, 503, 'readiness is 503 while importing');
@@ -179,6 +189,7 @@ describe('chain routes during bootstrap (node-rpc.md §1.2)', () => {
     const hp = await postRaw(S.port, '/ext/health', rpcBody('health.readiness', {}));
     assert.equal(hp.status, 200, 'POST health is always 200');
     assert.equal(JSON.parse(hp.text).result.healthy, false);
+    releaseUpstream = true;
     await waitReady(S.url, 120000);
     assert.equal((await postRaw(S.port, '/ext/bc/X', rpcBody('avm.getTx', { txID: ZERO_ID }))).text, errorBody('nil transaction ID'));
     const done = await (await fetch(S.url + '/ext/health/readiness')).json();
