@@ -8,7 +8,7 @@ CSTD      = -std=c11 -D_GNU_SOURCE
 WARN      = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
             -Wno-unused-parameter -Wvla -Wformat=2 -Wno-format-truncation
 INC       = -Isrc -Ibuild/blst/include -Ibuild/gen $(shell pkg-config --cflags-only-I libpq 2>/dev/null)
-PKGS      = libmicrohttpd jansson sqlite3 lmdb libsecp256k1 libcrypto libcurl libpq
+PKGS      = jansson sqlite3 lmdb libsecp256k1 libcrypto libcurl libpq
 DEPLIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpthread -ldl -lm
 BLSTLIB   = build/blst/libblst.a
 

@@ -3,7 +3,7 @@
 # Idempotent: a machine that has them all is left alone (no apt-get at all).
 set -eu
 PKGS="build-essential pkg-config clang libclang-rt-14-dev llvm
-libmicrohttpd-dev libjansson-dev libsqlite3-dev liblmdb-dev libsecp256k1-dev
+libjansson-dev libsqlite3-dev liblmdb-dev libsecp256k1-dev
 libssl-dev libcurl4-openssl-dev libpq-dev libcmocka-dev libgoogle-perftools-dev clang-format
 google-perftools lmdb-utils curl ca-certificates wrk nginx-light postgresql-15 nodejs npm"
 missing=""

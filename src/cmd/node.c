@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/resource.h>
 
 #include "cmd/cmd.h"
 #include "cmd/wiring.h"
@@ -21,6 +22,8 @@ typedef struct node_opts {
 	const char *import, *follow, *compat, *allowed_hosts, *allowed_origins, *config_file;
 	const char *x_chain_id, *c_chain_id, *avax_asset_id, *devnet_seed, *devnet_network;
 	uint64_t http_port, network_id, http_max_body, http_threads, follow_poll_ms;
+	uint64_t http_max_connections, http_read_header_timeout, http_read_timeout, http_write_timeout;
+	uint64_t http_idle_timeout;
 	uint64_t devnet_txs, devnet_accounts, devnet_validators, devnet_start_time, devnet_interval_ms;
 	bool index_enabled, index_allow_incomplete, admin_enabled, devnet, help;
 } node_opts;
@@ -35,7 +38,18 @@ static const sl_opt opts[] = {
 	{ "http-allowed-origins", SL_OPT_STR, O(allowed_origins), "*", 0, "CORS origins, comma-separated" },
 	{ "http-max-body", SL_OPT_U64, O(http_max_body), "1048576", SL_HTTP_MAX_BODY_HARD,
 	  "largest request body, bytes" },
-	{ "http-threads", SL_OPT_U64, O(http_threads), "0", 256, "HTTP worker threads (0: one per CPU)" },
+	{ "http-threads", SL_OPT_U64, O(http_threads), "0", 256, "HTTP event loop threads (0: one per CPU)" },
+	{ "http-max-connections", SL_OPT_U64, O(http_max_connections), "4096", 1000000,
+	  "connections open at once; past it the idlest is closed (docs/http.md)" },
+	{ "http-read-header-timeout", SL_OPT_DURATION, O(http_read_header_timeout), "10s",
+	  SL_HTTP_MAX_TIMEOUT_MS,
+	  "request line and headers must arrive within this of the request's first byte" },
+	{ "http-read-timeout", SL_OPT_DURATION, O(http_read_timeout), "30s", SL_HTTP_MAX_TIMEOUT_MS,
+	  "a request body must arrive within this of the end of its headers" },
+	{ "http-write-timeout", SL_OPT_DURATION, O(http_write_timeout), "30s", SL_HTTP_MAX_TIMEOUT_MS,
+	  "a response the client does not read within this is abandoned" },
+	{ "http-idle-timeout", SL_OPT_DURATION, O(http_idle_timeout), "30s", SL_HTTP_MAX_TIMEOUT_MS,
+	  "a kept-alive connection without a request is closed after this" },
 	{ "data-dir", SL_OPT_STR, O(data_dir), NULL, 0,
 	  "where the node keeps its data (default ~/.snowline)" },
 	{ "network-id", SL_OPT_U64, O(network_id), "1", UINT32_MAX, "1 mainnet, 5 fuji, 12345 local, ..." },
@@ -91,6 +105,17 @@ static void on_signal(int sig)
 	stop = 1;
 }
 
+/* The HTTP server holds up to --http-max-connections sockets: take every descriptor the hard limit
+ * allows (the soft limit is often 1024). */
+static void raise_fd_limit(void)
+{
+	struct rlimit rl;
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
 static bool parse_level(const char *s, sl_level *out) { return s && sl_level_parse(s, strlen(s), out); }
 
 int cmd_node(int argc, char **argv)
@@ -142,6 +167,11 @@ int cmd_node(int argc, char **argv)
 		.follow_poll_ms = (unsigned)o.follow_poll_ms,
 		.http_max_body = o.http_max_body,
 		.http_threads = (unsigned)o.http_threads,
+		.http_max_connections = (unsigned)o.http_max_connections,
+		.http_read_header_timeout_ms = (unsigned)o.http_read_header_timeout,
+		.http_read_timeout_ms = (unsigned)o.http_read_timeout,
+		.http_write_timeout_ms = (unsigned)o.http_write_timeout,
+		.http_idle_timeout_ms = (unsigned)o.http_idle_timeout,
 		.allowed_hosts = o.allowed_hosts,
 		.allowed_origins = o.allowed_origins,
 		.chain_id = { NULL, o.x_chain_id, o.c_chain_id },
@@ -194,6 +224,14 @@ int cmd_node(int argc, char **argv)
 			goto out;
 		}
 	}
+	if (!o.http_max_connections || !o.http_read_header_timeout || !o.http_read_timeout ||
+	    !o.http_write_timeout || !o.http_idle_timeout) {
+		/* avalanchego reads 0 as "no limit"; snowline keeps every limit. */
+		fprintf(stderr,
+			"snowline node: --http-max-connections and the --http-*-timeout options must be "
+			"more than 0\n");
+		goto out;
+	}
 	if (!parse_level(o.log_level, &nc.log_level)) {
 		fprintf(stderr, "snowline node: --log-level: unknown log level '%s'\n", o.log_level);
 		goto out;
@@ -221,6 +259,7 @@ int cmd_node(int argc, char **argv)
 		nc.follow_url = follow;
 	}
 
+	raise_fd_limit();
 	struct sigaction sa = { .sa_handler = on_signal };
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGTERM, &sa, NULL);

@@ -402,22 +402,29 @@ int sl_node_run(sl_node *n, volatile sig_atomic_t *stop)
 		.port = n->cfg.http_port,
 		.threads = n->cfg.http_threads,
 		.max_body = n->cfg.http_max_body,
+		.max_connections = n->cfg.http_max_connections,
+		.header_timeout_ms = n->cfg.http_read_header_timeout_ms,
+		.body_timeout_ms = n->cfg.http_read_timeout_ms,
+		.write_timeout_ms = n->cfg.http_write_timeout_ms,
+		.idle_timeout_ms = n->cfg.http_idle_timeout_ms,
 		.handler = sl_node_http_handle,
 		.ctx = n,
 	};
+	/* The port first: a node that cannot listen (say, the port is taken) does nothing else. */
+	if (!(n->http = sl_http_server_new(&hc, err))) {
+		SL_LOG(n->log, SL_FATAL, "%s", err);
+		return 1;
+	}
 	if (!sl_node_source_name(n))
 		sl_node_caught_up(n);
 	else if (pthread_create(&n->source_thread, NULL, source_main, n) == 0)
 		n->source_running = true;
 	else {
 		SL_LOG(n->log, SL_ERROR, "cannot start the source thread");
-		return 1;
-	}
-	if (!(n->http = sl_http_server_new(&hc, err))) {
-		SL_LOG(n->log, SL_FATAL, "%s", err);
 		rc = 1;
 		*stop = 1;
-	} else {
+	}
+	if (!rc) {
 		/* Tests and scripts wait for this line. */
 		fprintf(stderr, "snowline node: listening on http://%s:%u (node id %s)\n", n->cfg.http_host,
 			sl_http_server_port(n->http), n->node_id_str);

@@ -6,7 +6,7 @@
  * fills an sl_node_config, calls sl_node_new() and sl_node_run(); everything
  * below returns errors instead of exiting.
  *
- * Threads: HTTP pool threads run handlers; one source thread (import,
+ * Threads: the HTTP server's loop threads run handlers; one source thread (import,
  * follow) appends to the store. Shared mutable state and its lock:
  *   routes + endpoint aliases  node->routes_lock (rwlock)   node/routes.c
  *   chain aliases              node->chains_lock (mutex)    node/chains.c
@@ -44,6 +44,11 @@ typedef struct sl_node_config {
 	sl_compat compat;
 	size_t http_max_body;
 	unsigned http_threads;
+	unsigned http_max_connections; /* 0: SL_HTTP_MAX_CONNECTIONS */
+	/* HTTP deadlines in ms (0: the defaults of util/limits.h): request line + headers, body,
+	 * a response the client does not read, an idle kept-alive connection. */
+	unsigned http_read_header_timeout_ms, http_read_timeout_ms, http_write_timeout_ms,
+		http_idle_timeout_ms;
 	const char *allowed_hosts;		 /* comma-separated; "*" allows all */
 	const char *allowed_origins;		 /* comma-separated; "*" allows all */
 	const char *chain_id[3];		 /* P, X, C chain ids (cb58); NULL = the network's */

@@ -13,6 +13,52 @@ static const sl_opt *find(const sl_opt *opts, size_t n, const char *name, size_t
 	return NULL;
 }
 
+/* Go's time.ParseDuration syntax, in ms: [0-9]+(.[0-9]*)?(ns|us|µs|ms|s|m|h), repeated; or "0". */
+static bool parse_duration(const char *s, uint64_t *ms)
+{
+	static const struct {
+		const char *name;
+		double ms;
+	} units[] = { { "ns", 1e-6 }, { "us", 1e-3 }, { "\xc2\xb5s", 1e-3 }, { "ms", 1 },
+		      { "s", 1e3 },   { "m", 6e4 },   { "h", 3.6e6 } };
+	if (!strcmp(s, "0")) {
+		*ms = 0;
+		return true;
+	}
+	double total = 0;
+	if (!*s)
+		return false;
+	while (*s) {
+		if (!isdigit((unsigned char)*s) && !(*s == '.' && isdigit((unsigned char)s[1])))
+			return false;
+		double v = 0, scale = 1;
+		size_t digits = 0;
+		for (; isdigit((unsigned char)*s) && digits < 20; s++, digits++)
+			v = v * 10 + (*s - '0');
+		if (*s == '.')
+			for (s++; isdigit((unsigned char)*s) && digits < 20; s++, digits++)
+				v += (*s - '0') * (scale /= 10);
+		if (digits >= 20)
+			return false;
+		size_t best = 0, blen = 0;
+		for (size_t i = 0; i < SL_ARRAY_LEN(units); i++) {
+			size_t l = strlen(units[i].name);
+			if (!strncmp(s, units[i].name, l) && l > blen) {
+				best = i;
+				blen = l;
+			}
+		}
+		if (!blen)
+			return false;
+		total += v * units[best].ms;
+		s += blen;
+	}
+	if (total > 1e15)
+		return false;
+	*ms = total > 0 && total < 1 ? 1 : (uint64_t)total;
+	return true;
+}
+
 static sl_err set(const sl_opt *o, void *dst, const char *val, const char *from, char err[512])
 {
 	char *field = (char *)dst + o->offset;
@@ -42,6 +88,21 @@ static sl_err set(const sl_opt *o, void *dst, const char *val, const char *from,
 			return SL_ERR_INVALID;
 		}
 		*(uint64_t *)field = v;
+		return SL_OK;
+	}
+	case SL_OPT_DURATION: {
+		uint64_t ms;
+		if (!parse_duration(val, &ms) || (o->max && ms > o->max)) {
+			char most[64] = "";
+			if (o->max)
+				snprintf(most, sizeof most,
+					 o->max % 3600000 ? " (at most %llums)" : " (at most %lluh)",
+					 (unsigned long long)(o->max % 3600000 ? o->max : o->max / 3600000));
+			snprintf(err, 512, "%s: --%s must be a duration such as 30s, 1m or 500ms%s, not '%s'",
+				 from, o->name, most, val);
+			return SL_ERR_INVALID;
+		}
+		*(uint64_t *)field = ms;
 		return SL_OK;
 	}
 	}
@@ -192,9 +253,10 @@ void sl_config_usage(FILE *f, const char *usage, const sl_opt *opts, size_t n)
 	for (size_t i = 0; i < n; i++) {
 		char left[64];
 		snprintf(left, sizeof left, "--%s%s", opts[i].name,
-			 opts[i].type == SL_OPT_BOOL  ? "[=bool]"
-			 : opts[i].type == SL_OPT_U64 ? " N"
-						      : " VALUE");
+			 opts[i].type == SL_OPT_BOOL	   ? "[=bool]"
+			 : opts[i].type == SL_OPT_U64	   ? " N"
+			 : opts[i].type == SL_OPT_DURATION ? " DURATION"
+							   : " VALUE");
 		fprintf(f, "  %-30s %s", left, opts[i].help);
 		if (opts[i].def)
 			fprintf(f, " (default %s)", opts[i].def);

@@ -16,12 +16,14 @@
 #include "util/common.h"
 #include "util/err.h"
 
-typedef enum sl_opt_type { SL_OPT_STR, SL_OPT_U64, SL_OPT_BOOL } sl_opt_type;
+/* SL_OPT_DURATION: Go's duration syntax ("30s", "1m30s", "500ms", "1.5h"), stored as milliseconds
+ * in a uint64_t (a non-zero value under 1 ms counts as 1 ms); `max` is in ms too. */
+typedef enum sl_opt_type { SL_OPT_STR, SL_OPT_U64, SL_OPT_BOOL, SL_OPT_DURATION } sl_opt_type;
 
 typedef struct sl_opt {
 	const char *name;
 	sl_opt_type type;
-	size_t offset;	 /* into the destination struct: const char *, uint64_t or bool */
+	size_t offset;	 /* into the destination struct: const char *, uint64_t (U64, DURATION) or bool */
 	const char *def; /* default as text; NULL: none (string NULL, number 0, bool false) */
 	uint64_t max;	 /* U64: largest allowed value (0: no limit) */
 	const char *help;

@@ -8,14 +8,39 @@
 #ifndef SL_LIMITS_H
 #define SL_LIMITS_H
 
-/* HTTP server */
+/* HTTP server (docs/http.md) */
 #define SL_HTTP_MAX_BODY_DEFAULT (1u << 20) /* request body, bytes (--http-max-body) */
 #define SL_HTTP_MAX_BODY_HARD (64u << 20)
-#define SL_HTTP_MAX_HEADER_BYTES (32u << 10) /* request line + headers per connection */
-#define SL_HTTP_MAX_CONNECTIONS 4096
-#define SL_HTTP_TIMEOUT_SECONDS 30	  /* idle connection / slow request */
+#define SL_HTTP_MAX_HEADER_BYTES (32u << 10) /* request line + headers of one request → 431 */
+#define SL_HTTP_MAX_HEADER_FIELDS 100	     /* header lines of one request → 431 (Apache's default) */
+#define SL_HTTP_MAX_CHUNK_LINE 4096	     /* a chunk-size line with its extensions → 400 */
+#define SL_HTTP_MAX_CONNECTIONS 4096	  /* open at once (--http-max-connections); then the idlest closes */
+#define SL_HTTP_FD_RESERVE 256		  /* descriptors kept for everything else (store, logs, plugins) */
 #define SL_HTTP_MAX_RESPONSE (256u << 20) /* a response body that grows past this fails */
-#define SL_HTTP_MAX_PATH 2048
+#define SL_HTTP_MAX_RESPONSE_HEAD (64u << 10) /* status line + headers of one response */
+#define SL_HTTP_MAX_ARENA (4u << 20)	      /* per-request arena */
+#define SL_HTTP_MAX_PATH 2048		      /* request target (path and query) → 414 */
+/*
+ * Deadlines, all absolute (a byte a second does not extend them), in ms:
+ *  - header: the request line and headers, from the request's first byte (from accept for a
+ *    connection's first request). A real client sends its head in one packet; 10 s leaves room
+ *    for a slow mobile link and holds a slowloris connection a third as long as the other phases.
+ *  - body: the body, from the end of the headers. 30 s is avalanchego's --http-read-timeout and
+ *    moves a 1 MiB body at 35 KB/s.
+ *  - idle: a kept-alive connection with no request. 30 s, shorter than avalanchego's 120 s:
+ *    an idle connection holds a slot of the cap, and a client reconnects in one round trip.
+ *  - write: a response, from its first byte; the client must read it by then. 30 s is
+ *    avalanchego's --http-write-timeout; a 256 MiB answer needs a client at 9 MB/s.
+ *  - linger: after an error that closes the connection (413, 431, ...), what the client still
+ *    sends is read and dropped this long, so the kernel does not answer it with a reset that
+ *    would destroy the error response before the client has read it.
+ */
+#define SL_HTTP_HEADER_TIMEOUT_MS 10000
+#define SL_HTTP_BODY_TIMEOUT_MS 30000
+#define SL_HTTP_IDLE_TIMEOUT_MS 30000
+#define SL_HTTP_WRITE_TIMEOUT_MS 30000
+#define SL_HTTP_LINGER_MS 2000
+#define SL_HTTP_MAX_TIMEOUT_MS (24u * 3600 * 1000) /* any configured deadline */
 #define SL_HTTP_DRAIN_SECONDS 10 /* graceful shutdown: wait this long for requests in flight */
 
 /* admin.memoryProfile: how long the heap profiler records (admin.c explains why a window) */

@@ -2,6 +2,7 @@
 // loopback, wait for it to listen, talk to it, always stop it.
 import { spawn } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -181,4 +182,68 @@ export function rfc3339Utc(ns) {
   const base = new Date(Number(sec) * 1000).toISOString().slice(0, 19);
   const f = frac ? '.' + frac.toString().padStart(9, '0').replace(/0+$/, '') : '';
   return `${base}${f}Z`;
+}
+
+// ---- raw sockets, for what node:http hides: exact bytes, 100 Continue, resets, timing ----
+
+// One connection: write `steps` in order (bytes, or { delay: ms } pauses; a function step is
+// called with the socket), collect every byte the server sends until it closes the connection
+// or timeoutMs passes. Resolves { data: Buffer, end: 'eof' | 'reset' | 'timeout', ms (from
+// connect to the end), firstByteMs, writeError }. A reset is reported, never hidden: a test
+// that expects a response must see end 'eof' with the response in data.
+// `control`, when given, receives { abort() } to end the exchange early (end 'aborted').
+export function rawExchange(port, steps, { timeoutMs = 5000, control } = {}) {
+  return new Promise((resolve) => {
+    const t0 = Date.now();
+    const chunks = [];
+    let firstByteMs, writeError, done = false;
+    const sock = connect({ host: '127.0.0.1', port });
+    const finish = (end) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      sock.destroy();
+      resolve({ data: Buffer.concat(chunks), end, ms: Date.now() - t0, firstByteMs, writeError });
+    };
+    const timer = setTimeout(() => finish('timeout'), timeoutMs);
+    if (control) control({ abort: () => finish('aborted') });
+    sock.on('data', (d) => { if (firstByteMs === undefined) firstByteMs = Date.now() - t0; chunks.push(d); });
+    sock.on('end', () => finish('eof'));
+    sock.on('error', (e) => { if (e.code === 'ECONNRESET') finish('reset'); else if (!writeError) writeError = e.code; });
+    sock.on('close', () => finish('eof'));
+    sock.on('connect', async () => {
+      for (const st of [].concat(steps)) {
+        if (done) return;
+        if (st && typeof st === 'object' && 'delay' in st) await new Promise((r) => setTimeout(r, st.delay));
+        else if (typeof st === 'function') await st(sock);
+        else if (!sock.destroyed) await new Promise((r) => sock.write(st, () => r()));
+      }
+    });
+  });
+}
+
+// Split the bytes of one or more HTTP/1.1 responses: [{ status, reason, headers (lower-case
+// names; repeated names joined with ', '), body: Buffer, text }]; interim (1xx) responses included.
+export function parseResponses(buf, { head = false } = {}) {
+  const out = [];
+  let p = 0;
+  while (p < buf.length) {
+    const end = buf.indexOf('\r\n\r\n', p);
+    if (end < 0) break;
+    const lines = buf.subarray(p, end).toString('latin1').split('\r\n');
+    const m = /^HTTP\/1\.[01] (\d{3}) ?(.*)$/.exec(lines[0]);
+    if (!m) throw new Error(`not a status line: ${JSON.stringify(lines[0])}`);
+    const headers = {};
+    for (const l of lines.slice(1)) {
+      const i = l.indexOf(':');
+      const k = l.slice(0, i).toLowerCase(), v = l.slice(i + 1).trim();
+      headers[k] = k in headers ? `${headers[k]}, ${v}` : v;
+    }
+    const status = Number(m[1]);
+    const len = status < 200 || head ? 0 : Number(headers['content-length'] ?? 0);
+    const body = buf.subarray(end + 4, end + 4 + len);
+    out.push({ status, reason: m[2], headers, body, text: body.toString('utf8') });
+    p = end + 4 + len;
+  }
+  return out;
 }
