@@ -20,6 +20,7 @@ static const struct command commands[] = {
 	{ "decode", cmd_decode, "print a container, tx or warp message as JSON" },
 	{ "devnet", cmd_devnet, "a node serving a generated local network (or --out: write its history)" },
 	{ "index", cmd_index, "read a node's container indexes into the SQL store of the Data API" },
+	{ "api", cmd_api, "serve the Data API (/v1) from that store" },
 };
 
 static int usage(FILE *f)

@@ -105,20 +105,11 @@ static bool parse_hex(const char *s, size_t n, sl_buf *out)
 /* The whole of a file into out (capped by out's maximum). */
 static bool read_file(const char *path, sl_buf *out)
 {
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		fprintf(stderr, "decode: %s: %s\n", path, strerror(errno));
-		return false;
-	}
-	uint8_t chunk[65536];
-	size_t n;
-	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-		sl_buf_add(out, chunk, n);
-	bool ok = !ferror(f) && out->err == SL_OK;
-	fclose(f);
-	if (!ok)
-		fprintf(stderr, "decode: cannot read %s%s\n", path, out->err ? " (too large)" : "");
-	return ok;
+	char err[256];
+	if (!sl_buf_read_file(out, path, err))
+		return true;
+	fprintf(stderr, "decode: %s\n", err);
+	return false;
 }
 
 static bool read_input(const char *arg, sl_buf *out)

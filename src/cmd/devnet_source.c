@@ -269,20 +269,48 @@ static void progress(void *ctx, const sl_devnet_stats *s)
 	       (unsigned long long)total_emitted(s), rate, left);
 }
 
+/* Write a file of the data dir whole: readers see the old or the new one (tmp file, rename). */
+static void write_whole(sl_feed *f, const char *name, const sl_buf *b)
+{
+	char path[1200], tmp[1210];
+	snprintf(path, sizeof path, "%s/%s", sl_feed_data_dir(f), name);
+	snprintf(tmp, sizeof tmp, "%s.tmp", path);
+	if (b->err)
+		return;
+	FILE *fp = fopen(tmp, "wb");
+	if (!fp)
+		return;
+	bool ok = fwrite(b->p, 1, b->len, fp) == b->len;
+	if (fclose(fp) == 0 && ok)
+		rename(tmp, path);
+	else
+		unlink(tmp);
+}
+
 static void write_manifest(sl_feed *f, sl_devnet *d)
 {
 	sl_buf b;
 	sl_buf_init(&b, 256u << 20);
 	sl_devnet_manifest_write(d, &b);
-	char path[1200], tmp[1210];
-	snprintf(path, sizeof path, "%s/devnet-manifest.json", sl_feed_data_dir(f));
-	snprintf(tmp, sizeof tmp, "%s.tmp", path);
-	FILE *fp = fopen(tmp, "wb");
-	if (fp && !b.err && fwrite(b.p, 1, b.len, fp) == b.len && !fclose(fp))
-		rename(tmp, path); /* readers see the old or the new file, whole */
-	else if (fp)
-		fclose(fp);
+	write_whole(f, "devnet-manifest.json", &b);
 	sl_buf_release(&b);
+}
+
+/* The genesis the history starts from, for an indexer of this node (snowline index --genesis). */
+static void write_genesis(sl_feed *f, sl_devnet *d)
+{
+	sl_buf b;
+	sl_buf_init(&b, 256u << 20);
+	sl_devnet_genesis_write(d, &b);
+	write_whole(f, "devnet-genesis.json", &b);
+	sl_buf_release(&b);
+}
+
+/* Reward UTXOs as the devnet pays them, kept for platform.getRewardUTXOs. */
+static sl_err rewards_sink(void *ctx, const uint8_t staking_tx[32], const sl_span *utxos, size_t n)
+{
+	run *r = ctx;
+	return sl_feed_reward_utxos(r->f, staking_tx, utxos, n);
 }
 
 /* Write the snapshot: tmp file, fsync, rename, so a crash leaves the old one or the new one. */
@@ -550,7 +578,10 @@ static void run_devnet(void *ctx, sl_feed *f)
 
 	bool fresh = false;
 	r.d = resume(&r, &cfg);
-	if (!r.d) {
+	if (r.d) {
+		sl_devnet_on_rewards(r.d, rewards_sink, &r);
+		write_genesis(f, r.d);
+	} else {
 		fresh = true;
 		if (!(r.d = sl_devnet_new(&cfg, err))) {
 			sl_feed_fail(f, "%s", err);
@@ -559,6 +590,8 @@ static void run_devnet(void *ctx, sl_feed *f)
 		SL_LOG(r.log, SL_INFO, "devnet: generating the history of seed '%s' on %s (%llu txs)",
 		       cfg.seed, sl_devnet_network_name(cfg.network), (unsigned long long)cfg.txs);
 		sl_devnet_on_progress(r.d, progress, &r);
+		sl_devnet_on_rewards(r.d, rewards_sink, &r);
+		write_genesis(f, r.d);
 		r.history = true;
 		r.last_progress = now_ns();
 		e = sl_devnet_history(r.d, sink, &r);

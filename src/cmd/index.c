@@ -14,7 +14,7 @@
 #include "util/log.h"
 
 typedef struct index_opts {
-	const char *node, *store, *data_dir, *progress, *order, *log_level, *config_file;
+	const char *node, *store, *data_dir, *progress, *order, *log_level, *config_file, *genesis;
 	uint64_t range, poll_ms;
 	bool help;
 } index_opts;
@@ -28,6 +28,8 @@ static const sl_opt opts[] = {
 	  "postgres://… for PostgreSQL; else a SQLite file (default <data-dir>/index.db)" },
 	{ "data-dir", SL_OPT_STR, O(data_dir), NULL, 0,
 	  "where the SQLite store lives (default ~/.snowline)" },
+	{ "genesis", SL_OPT_STR, O(genesis), NULL, 0,
+	  "the network's genesis file (its genesis UTXOs and validators; snowline devnet writes one)" },
 	{ "range", SL_OPT_U64, O(range), "1024", 1024, "containers per request to the node (1 to 1024)" },
 	{ "poll-ms", SL_OPT_U64, O(poll_ms), "250", 60000,
 	  "how often a caught-up index asks the node again" },
@@ -110,7 +112,8 @@ int cmd_index(int argc, char **argv)
 	}
 	sl_indexer_config ic = { .node_url = o.node,
 				 .range = (unsigned)o.range,
-				 .poll_ms = (unsigned)o.poll_ms };
+				 .poll_ms = (unsigned)o.poll_ms,
+				 .genesis_file = o.genesis };
 	if (!o.range) {
 		fprintf(stderr, "snowline index: --range must be from 1 to 1024, not 0\n");
 		goto out;

@@ -1,6 +1,8 @@
 #include "crypto/hash.h"
 
+#include <openssl/crypto.h>
 #include <openssl/evp.h>
+#include <openssl/hmac.h>
 #include <openssl/sha.h>
 
 #include "util/hex.h"
@@ -21,6 +23,15 @@ void sl_hash160(const void *p, size_t n, uint8_t out[20])
 	sl_sha256(p, n, h);
 	sl_ripemd160(h, sizeof h, out);
 }
+
+void sl_hmac_sha256(const void *key, size_t klen, const void *msg, size_t mlen, uint8_t out[32])
+{
+	unsigned int len = 32;
+	if (!HMAC(EVP_sha256(), key, (int)klen, msg, mlen, out, &len))
+		memset(out, 0, 32);
+}
+
+bool sl_equal_ct(const void *a, const void *b, size_t n) { return CRYPTO_memcmp(a, b, n) == 0; }
 
 void sl_checksum4(const void *p, size_t n, uint8_t out[4])
 {

@@ -18,6 +18,11 @@ void sl_keccak256(const void *p, size_t n, uint8_t out[32]);
 /* Avalanche's short id of a public key: ripemd160(sha256(pub)). */
 void sl_hash160(const void *p, size_t n, uint8_t out[20]);
 
+/* HMAC-SHA256 (RFC 2104) of msg under key. */
+void sl_hmac_sha256(const void *key, size_t klen, const void *msg, size_t mlen, uint8_t out[32]);
+/* Compare n bytes in time that does not depend on where they differ (for MACs). */
+bool sl_equal_ct(const void *a, const void *b, size_t n);
+
 /* The 4-byte checksum of cb58 and of the index API's hex: last 4 bytes of sha256. */
 void sl_checksum4(const void *p, size_t n, uint8_t out[4]);
 

@@ -350,6 +350,33 @@ sl_err sl_devnet_step(sl_devnet *d, uint64_t seconds, sl_devnet_sink_fn sink, vo
 	return e;
 }
 
+void sl_devnet_on_rewards(sl_devnet *d, sl_devnet_rewards_fn fn, void *ctx)
+{
+	d->w.rewards = fn;
+	d->w.rewards_ctx = ctx;
+}
+
+void sl_devnet_genesis_write(const sl_devnet *d, sl_buf *out)
+{
+	const dn_world *w = &d->w;
+	sl_jw j;
+	sl_jw_init(&j, out);
+	sl_jw_obj(&j);
+	sl_jw_key(&j, "timestamp");
+	sl_jw_u64(&j, w->cfg.start_time);
+	sl_jw_key(&j, "utxos");
+	sl_jw_obj(&j);
+	sl_jw_key(&j, "P");
+	dn_p_genesis(w, &j, false);
+	sl_jw_key(&j, "X");
+	dn_x_genesis(w, &j);
+	sl_jw_obj_end(&j);
+	sl_jw_key(&j, "stakers");
+	dn_p_genesis(w, &j, true);
+	sl_jw_obj_end(&j);
+	sl_buf_addc(out, '\n');
+}
+
 void sl_devnet_on_progress(sl_devnet *d, sl_devnet_progress_fn fn, void *ctx)
 {
 	d->progress = fn;

@@ -77,6 +77,22 @@ void sl_devnet_stats_get(const sl_devnet *d, sl_devnet_stats *out);
 typedef void (*sl_devnet_progress_fn)(void *ctx, const sl_devnet_stats *s);
 void sl_devnet_on_progress(sl_devnet *d, sl_devnet_progress_fn fn, void *ctx);
 
+/*
+ * The reward UTXOs a RewardValidatorTx pays for a staking tx (as avalanchego's
+ * platform.getRewardUTXOs gives them: codec UTXO bytes), told before the
+ * block that pays them goes to the sink. A node serves them; an indexer
+ * asks for them. Called again, with the same UTXOs, when steps are replayed.
+ */
+typedef sl_err (*sl_devnet_rewards_fn)(void *ctx, const uint8_t staking_tx[32], const sl_span *utxos,
+				       size_t n);
+void sl_devnet_on_rewards(sl_devnet *d, sl_devnet_rewards_fn fn, void *ctx);
+
+/*
+ * The genesis file of this network (format: src/index/genesis.c): the P- and
+ * X-chain genesis UTXOs and the genesis validators, which no index holds.
+ */
+void sl_devnet_genesis_write(const sl_devnet *d, sl_buf *out);
+
 /* The manifest: what a correct index of this history must show. */
 void sl_devnet_manifest_write(const sl_devnet *d, sl_buf *out);
 /* Chain ids of this network (cb58), for the node's --x-chain-id/--c-chain-id. */

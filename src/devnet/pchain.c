@@ -2080,6 +2080,33 @@ static sl_pchain_tx *make_tx(dn_world *w, sl_arena *a, uint64_t t)
 
 static sl_err promote_due(dn_world *w, uint64_t t, bool *any);
 
+/*
+ * Tell the rewards sink what a staking tx's RewardValidatorTx paid: the UTXOs
+ * under the staking tx's id from index `first` on (after its outputs and
+ * stake), as platform.getRewardUTXOs would list them.
+ */
+static sl_err tell_rewards(dn_world *w, const uint8_t tx_id[32], uint32_t first)
+{
+	if (!w->rewards)
+		return SL_OK;
+	sl_buf b[4];
+	sl_span spans[4];
+	size_t n = 0;
+	for (uint32_t i = first; n < SL_ARRAY_LEN(b); i++) {
+		dn_utxo *u = dn_utxo_find(&w->utxos[DN_P], tx_id, i);
+		if (!u)
+			break;
+		sl_buf_init(&b[n], 4096);
+		dn_utxo_encode(w, u, &b[n]);
+		spans[n] = sl_span_of(b[n].p, b[n].len);
+		n++;
+	}
+	sl_err e = w->rewards(w->rewards_ctx, tx_id, spans, n);
+	for (size_t i = 0; i < n; i++)
+		sl_buf_release(&b[i]);
+	return e;
+}
+
 /* The proposal block rewarding the next staker to leave, then its Commit or Abort option. */
 static sl_err reward_block(dn_world *w)
 {
@@ -2166,6 +2193,8 @@ static sl_err reward_block(dn_world *w)
 	}
 	s->status = ST_DONE;
 	s->committed = commit;
+	if ((e = tell_rewards(w, s->tx_id, s->nouts + s->nstake)))
+		goto out;
 
 	sl_pchain_block prop = { .type_id = SL_P_BANFF_PROPOSAL_BLOCK, .time = t, .tx = b.tx };
 	if (extra) {
@@ -2734,4 +2763,80 @@ void dn_p_manifest(const dn_world *w, sl_jw *j)
 		}
 	sl_jw_obj_end(j);
 	sl_jw_obj_end(j);
+}
+
+void dn_p_genesis(const dn_world *w, sl_jw *j, bool stakers)
+{
+	const struct dn_pstate *p = w->p;
+	sl_jw_arr(j);
+	if (!stakers) {
+		/* every genesis allocation, spent later or not: the store learns their creation here */
+		sl_buf b;
+		sl_buf_init(&b, 4096);
+		for (size_t i = 0; i < p->genesis.n; i++) {
+			sl_buf_reset(&b);
+			dn_utxo_encode(w, &p->genesis.v[i], &b);
+			sl_jw_hex(j, b.p, b.len);
+		}
+		sl_buf_release(&b);
+		sl_jw_arr_end(j);
+		return;
+	}
+	const char *hrp = sl_addr_hrp(w->cfg.network_id);
+	for (uint32_t i = 0; i < p->ngenesis_val; i++) {
+		const p_staker *s = &p->st[i];
+		sl_jw_obj(j);
+		sl_jw_key(j, "txId");
+		sl_jw_cb58(j, s->tx_id, 32);
+		sl_jw_key(j, "nodeId");
+		char nid[64];
+		sl_buf nb = { .p = (uint8_t *)nid, .cap = sizeof nid, .max = sizeof nid - 1 };
+		sl_nodeid_write(&nb, w->nodes[s->node].node_id);
+		sl_jw_strn(j, nid, nb.len);
+		sl_jw_key(j, "start");
+		sl_jw_u64(j, s->start);
+		sl_jw_key(j, "end");
+		sl_jw_u64(j, s->end);
+		sl_jw_key(j, "weight");
+		sl_jw_u64(j, s->weight);
+		sl_jw_key(j, "shares");
+		sl_jw_u64(j, s->shares);
+		sl_jw_key(j, "stake");
+		sl_jw_arr(j);
+		sl_buf b;
+		sl_buf_init(&b, 4096);
+		for (uint32_t k = 0; k < s->nstake; k++) {
+			dn_utxo u = { .index = s->nouts + k,
+				      .type_id = s->stake[k].lock ? SL_T_STAKEABLE_LOCK_OUT
+								  : SL_T_SECP_TRANSFER_OUTPUT,
+				      .amount = s->stake[k].amount,
+				      .stake_until = s->stake[k].lock };
+			memcpy(u.tx_id, s->tx_id, 32);
+			memcpy(u.asset_id, w->avax, 32);
+			utxo_set_owner(&u, &s->stake[k].owner);
+			sl_buf_reset(&b);
+			dn_utxo_encode(w, &u, &b);
+			sl_jw_hex(j, b.p, b.len);
+		}
+		sl_buf_release(&b);
+		sl_jw_arr_end(j);
+		sl_jw_key(j, "rewardsOwner");
+		sl_jw_obj(j);
+		sl_jw_key(j, "threshold");
+		sl_jw_u64(j, s->rewards.threshold);
+		sl_jw_key(j, "locktime");
+		sl_jw_u64(j, s->rewards.locktime);
+		sl_jw_key(j, "addresses");
+		sl_jw_arr(j);
+		for (uint32_t k = 0; k < s->rewards.n; k++) {
+			char mem[128];
+			sl_buf a = { .p = (uint8_t *)mem, .cap = sizeof mem, .max = sizeof mem - 1 };
+			sl_addr_write(&a, "P", hrp, w->keys[s->rewards.keys[k]].addr);
+			sl_jw_strn(j, mem, a.len);
+		}
+		sl_jw_arr_end(j);
+		sl_jw_obj_end(j);
+		sl_jw_obj_end(j);
+	}
+	sl_jw_arr_end(j);
 }

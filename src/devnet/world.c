@@ -438,3 +438,23 @@ void dn_rd_utxos(dn_rd *r, dn_utxos *u)
 	free(u->v);
 	u->v = dn_rd_arr(r, sizeof *u->v, &u->n, &u->cap);
 }
+
+void dn_utxo_encode(const dn_world *w, const dn_utxo *u, sl_buf *out)
+{
+	uint8_t addrs[DN_MAX_OWNERS * 20];
+	uint32_t n = u->nowners < DN_MAX_OWNERS ? u->nowners : DN_MAX_OWNERS;
+	for (uint32_t i = 0; i < n; i++)
+		memcpy(addrs + 20 * i, w->keys[u->owners[i]].addr, 20);
+	bool lock = u->type_id == SL_T_STAKEABLE_LOCK_OUT;
+	sl_utxo x = { .tx_id = u->tx_id,
+		      .output_index = u->index,
+		      .asset_id = u->asset_id,
+		      .out = { .type_id = u->type_id,
+			       .fx_type_id = lock ? SL_T_SECP_TRANSFER_OUTPUT : u->type_id,
+			       .lock_locktime = lock ? u->stake_until : 0,
+			       .amount = u->amount,
+			       .group_id = u->group_id,
+			       .payload = sl_span_of(u->payload, u->payload_len),
+			       .owners = { u->locktime, u->threshold, n, addrs } } };
+	sl_avax_utxo_encode(out, &x);
+}

@@ -162,6 +162,8 @@ typedef struct dn_world {
 	sl_devnet_sink_fn sink;
 	void *sink_ctx;
 	sl_err sink_err;
+	sl_devnet_rewards_fn rewards; /* may be NULL */
+	void *rewards_ctx;
 	uint64_t emitted[SL_IDX__COUNT];
 	int64_t last_ts[SL_IDX__COUNT]; /* acceptance times only increase within an index */
 	dn_rng prop_rng;		/* proposer choice */
@@ -206,6 +208,13 @@ uint64_t dn_balance(const dn_world *w, const dn_utxos *set, uint32_t k, const ui
  * addresses}. Amounts are decimal strings, times unix seconds.
  */
 void dn_jw_utxo(const dn_world *w, sl_jw *j, int chain, const dn_utxo *u);
+/* u as a codec UTXO (00 00 | txID | index | assetID | output), appended to out. */
+void dn_utxo_encode(const dn_world *w, const dn_utxo *u, sl_buf *out);
+
+/* The genesis sections of each chain (devnet.c writes the file): P "utxos" and "stakers", X "utxos". */
+void dn_p_genesis(const dn_world *w, sl_jw *j, bool stakers);
+void dn_x_genesis(const dn_world *w, sl_jw *j);
+
 /* Copy the unspent entries of `from` into `to` (a snapshot; to must be empty). */
 bool dn_utxos_copy(dn_utxos *to, const dn_utxos *from);
 

@@ -1802,3 +1802,18 @@ void dn_x_manifest(const dn_world *w, sl_jw *jw)
 	}
 	sl_jw_obj_end(jw);
 }
+
+void dn_x_genesis(const dn_world *w, sl_jw *j)
+{
+	const struct dn_xstate *x = w->x;
+	sl_buf b;
+	sl_buf_init(&b, 4096);
+	sl_jw_arr(j);
+	for (size_t i = 0; i < x->genesis.n; i++) {
+		sl_buf_reset(&b);
+		dn_utxo_encode(w, &x->genesis.v[i], &b);
+		sl_jw_hex(j, b.p, b.len);
+	}
+	sl_jw_arr_end(j);
+	sl_buf_release(&b);
+}

@@ -145,6 +145,9 @@ sl_http_server *sl_http_server_new(const sl_http_config *cfg, char err[256]);
 uint16_t sl_http_server_port(const sl_http_server *s);
 void sl_http_server_stats(const sl_http_server *s, sl_http_stats *out);
 void sl_http_server_free(sl_http_server *s);
+/* A metrics collector (util/metrics.h) of the server's counters; ctx points at the server
+ * pointer, which may still be NULL when metrics are read (the server is made later). */
+void sl_http_metrics(void *ctx, sl_buf *out);
 
 /* Request header by case-insensitive name (the first when repeated); NULL when absent. */
 const char *sl_http_req_header(const sl_http_req *req, const char *name);

@@ -175,8 +175,8 @@ static const uint8_t primary_subnet[32];
 
 static bool is_staking(uint32_t t)
 {
-	return t == SL_P_ADD_VALIDATOR_TX || t == SL_P_ADD_DELEGATOR_TX || t == SL_P_ADD_PERMISSIONLESS_VALIDATOR_TX ||
-	       t == SL_P_ADD_PERMISSIONLESS_DELEGATOR_TX;
+	return t == SL_P_ADD_VALIDATOR_TX || t == SL_P_ADD_DELEGATOR_TX ||
+	       t == SL_P_ADD_PERMISSIONLESS_VALIDATOR_TX || t == SL_P_ADD_PERMISSIONLESS_DELEGATOR_TX;
 }
 
 /*
@@ -213,7 +213,8 @@ static sl_err p_tx(ix_batch *b, const ix_ctx *ctx, const sl_pchain_tx *tx, const
 			return SL_ERR_UNSUPPORTED;
 		}
 		for (uint32_t i = 0; i < u->nexported; i++)
-			add_out(b, at, id, nouts + i, (uint8_t)dest, u->exported[i].asset_id, &u->exported[i].out);
+			add_out(b, at, id, nouts + i, (uint8_t)dest, u->exported[i].asset_id,
+				&u->exported[i].out);
 		break;
 	}
 	case SL_P_CREATE_SUBNET_TX:
@@ -234,10 +235,11 @@ static sl_err p_tx(ix_batch *b, const ix_ctx *ctx, const sl_pchain_tx *tx, const
 		e->end_tx = id;
 		e->at = *at;
 		e->committed = committed;
-		if (committed && ctx->rewards) {
+		if (ctx->rewards) { /* an abort may still pay (delegation fees since Cortina) */
 			sl_err r = ctx->rewards(ctx->rewards_ctx, u->tx_id, b, &e->rewards, &e->nrewards);
 			if (r) {
-				snprintf(err, 256, "cannot get the reward UTXOs of a staking tx: %s", sl_err_name(r));
+				snprintf(err, 256, "cannot get the reward UTXOs of a staking tx: %s",
+					 sl_err_name(r));
 				return r;
 			}
 		}
@@ -249,7 +251,8 @@ static sl_err p_tx(ix_batch *b, const ix_ctx *ctx, const sl_pchain_tx *tx, const
 		/* Before Durango a staker waits pending until its start; from it, it starts when accepted. */
 		uint64_t start = u->start > (uint64_t)at->ts ? u->start : (uint64_t)at->ts;
 		for (uint32_t i = 0; i < u->nstake; i++) {
-			ix_out *o = add_out(b, at, id, nouts + i, IX_P, u->stake[i].asset_id, &u->stake[i].out);
+			ix_out *o =
+				add_out(b, at, id, nouts + i, IX_P, u->stake[i].asset_id, &u->stake[i].out);
 			if (o && committed) {
 				o->staked = true;
 				o->stake_start = start;
@@ -292,8 +295,8 @@ static sl_err p_tx(ix_batch *b, const ix_ctx *ctx, const sl_pchain_tx *tx, const
 
 static bool is_option(uint32_t t)
 {
-	return t == SL_P_APRICOT_ABORT_BLOCK || t == SL_P_APRICOT_COMMIT_BLOCK || t == SL_P_BANFF_ABORT_BLOCK ||
-	       t == SL_P_BANFF_COMMIT_BLOCK;
+	return t == SL_P_APRICOT_ABORT_BLOCK || t == SL_P_APRICOT_COMMIT_BLOCK ||
+	       t == SL_P_BANFF_ABORT_BLOCK || t == SL_P_BANFF_COMMIT_BLOCK;
 }
 static bool is_commit(uint32_t t) { return t == SL_P_APRICOT_COMMIT_BLOCK || t == SL_P_BANFF_COMMIT_BLOCK; }
 
@@ -329,8 +332,12 @@ static sl_err p_decide(ix_batch *b, const ix_ctx *ctx, const sl_pchain_block *op
 		snprintf(err, 256, "the proposal's tx does not decode: %s", det.msg);
 		return e;
 	}
-	ix_where at = { .chain = IX_P, .in_block = true, .height = ps->height, .ts = ps->ts,
-			.seq = IX_SEQ_BLOCK(ps->height, ps->pos), .type = tx.utx.type_id };
+	ix_where at = { .chain = IX_P,
+			.in_block = true,
+			.height = ps->height,
+			.ts = ps->ts,
+			.seq = IX_SEQ_BLOCK(ps->height, ps->pos),
+			.type = tx.utx.type_id };
 	uint8_t *blk = sl_arena_alloc(&b->arena, 32);
 	if (!blk)
 		return b->err = SL_ERR_NOMEM;
@@ -349,7 +356,8 @@ static sl_err p_block(ix_batch *b, const ix_ctx *ctx, const sl_ixitem *c, char e
 	sl_err_detail d;
 	sl_err e = sl_pchain_block_decode(&b->arena, inner.p, inner.len, &pb, &d);
 	if (e) {
-		snprintf(err, 256, "not a P-chain block: %s at byte %zu", d.msg, (size_t)(d.offset + (inner.p - c->bytes)));
+		snprintf(err, 256, "not a P-chain block: %s at byte %zu", d.msg,
+			 (size_t)(d.offset + (inner.p - c->bytes)));
 		return e;
 	}
 	bool banff = pb.type_id >= SL_P_BANFF_PROPOSAL_BLOCK && pb.type_id <= SL_P_BANFF_STANDARD_BLOCK;
@@ -367,8 +375,16 @@ static sl_err p_block(ix_batch *b, const ix_ctx *ctx, const sl_ixitem *c, char e
 	memcpy(hash, pb.id, 32);
 	for (uint32_t i = 0; i < ntx; i++)
 		memcpy(ids + 32 * (size_t)i, sl_pchain_block_tx_at(&pb, i)->id, 32);
-	*blk = (ix_block){ .chain = IX_P, .height = pb.height, .hash = hash, .parent = pb.parent_id, .ts = ts,
-			   .type = pb.type_id, .size = (uint32_t)c->len, .ntx = ntx, .txs = ids, .ipos = c->index };
+	*blk = (ix_block){ .chain = IX_P,
+			   .height = pb.height,
+			   .hash = hash,
+			   .parent = pb.parent_id,
+			   .ts = ts,
+			   .type = pb.type_id,
+			   .size = (uint32_t)c->len,
+			   .ntx = ntx,
+			   .txs = ids,
+			   .ipos = c->index };
 	if (outer) {
 		blk->wrapped = true;
 		blk->vm_id = outer->id;
@@ -403,8 +419,13 @@ static sl_err p_block(ix_batch *b, const ix_ctx *ctx, const sl_ixitem *c, char e
 			ps->pending = true;
 			continue;
 		}
-		ix_where at = { .chain = IX_P, .in_block = true, .height = pb.height, .block = hash, .ts = ts,
-				.seq = IX_SEQ_BLOCK(pb.height, i), .type = tx->utx.type_id };
+		ix_where at = { .chain = IX_P,
+				.in_block = true,
+				.height = pb.height,
+				.block = hash,
+				.ts = ts,
+				.seq = IX_SEQ_BLOCK(pb.height, i),
+				.type = tx->utx.type_id };
 		if ((e = p_tx(b, ctx, tx, &at, true, err)))
 			return e;
 	}
@@ -455,8 +476,10 @@ static sl_err x_tx(ix_batch *b, const ix_ctx *ctx, const sl_xchain_tx *tx, const
 		for (uint32_t s = 0; s < u->nstates; s++)
 			for (uint32_t k = 0; k < u->states[s].nouts; k++, idx++) {
 				const sl_output *o = &u->states[s].outs[k];
-				nft |= o->type_id == SL_T_NFT_MINT_OUTPUT || o->type_id == SL_T_NFT_TRANSFER_OUTPUT;
-				mintable |= o->type_id == SL_T_SECP_MINT_OUTPUT || o->type_id == SL_T_NFT_MINT_OUTPUT ||
+				nft |= o->type_id == SL_T_NFT_MINT_OUTPUT ||
+				       o->type_id == SL_T_NFT_TRANSFER_OUTPUT;
+				mintable |= o->type_id == SL_T_SECP_MINT_OUTPUT ||
+					    o->type_id == SL_T_NFT_MINT_OUTPUT ||
 					    o->type_id == SL_T_PROP_MINT_OUTPUT;
 				add_out(b, at, id, idx, IX_X, id, o);
 			}
@@ -471,17 +494,21 @@ static sl_err x_tx(ix_batch *b, const ix_ctx *ctx, const sl_xchain_tx *tx, const
 			const sl_xchain_op *op = &u->ops[k];
 			add_asset_tx(b, at, op->asset_id);
 			for (uint32_t j = 0; j < op->nutxos; j++)
-				add_spend(b, at, id, in++, op->utxos + 36 * (size_t)j, sl_be32(op->utxos + 36 * (size_t)j + 32));
+				add_spend(b, at, id, in++, op->utxos + 36 * (size_t)j,
+					  sl_be32(op->utxos + 36 * (size_t)j + 32));
 			/* the outputs of each operation, as avalanchego's Outs() lists them */
 			const sl_xchain_fx_op *f = &op->op;
 			sl_output o = { 0 };
 			switch (f->type_id) {
 			case SL_T_SECP_MINT_OPERATION:
-				o = (sl_output){ .type_id = SL_T_SECP_MINT_OUTPUT, .fx_type_id = SL_T_SECP_MINT_OUTPUT,
+				o = (sl_output){ .type_id = SL_T_SECP_MINT_OUTPUT,
+						 .fx_type_id = SL_T_SECP_MINT_OUTPUT,
 						 .owners = f->owners1 };
 				add_out(b, at, id, idx++, IX_X, op->asset_id, &o);
-				o = (sl_output){ .type_id = SL_T_SECP_TRANSFER_OUTPUT, .fx_type_id = SL_T_SECP_TRANSFER_OUTPUT,
-						 .amount = f->amount, .owners = f->owners2 };
+				o = (sl_output){ .type_id = SL_T_SECP_TRANSFER_OUTPUT,
+						 .fx_type_id = SL_T_SECP_TRANSFER_OUTPUT,
+						 .amount = f->amount,
+						 .owners = f->owners2 };
 				add_out(b, at, id, idx++, IX_X, op->asset_id, &o);
 				break;
 			case SL_T_NFT_MINT_OPERATION:
@@ -495,15 +522,20 @@ static sl_err x_tx(ix_batch *b, const ix_ctx *ctx, const sl_xchain_tx *tx, const
 				}
 				break;
 			case SL_T_NFT_TRANSFER_OPERATION:
-				o = (sl_output){ .type_id = SL_T_NFT_TRANSFER_OUTPUT, .fx_type_id = SL_T_NFT_TRANSFER_OUTPUT,
-						 .group_id = f->group_id, .payload = f->payload, .owners = f->owners1 };
+				o = (sl_output){ .type_id = SL_T_NFT_TRANSFER_OUTPUT,
+						 .fx_type_id = SL_T_NFT_TRANSFER_OUTPUT,
+						 .group_id = f->group_id,
+						 .payload = f->payload,
+						 .owners = f->owners1 };
 				add_out(b, at, id, idx++, IX_X, op->asset_id, &o);
 				break;
 			case SL_T_PROP_MINT_OPERATION:
-				o = (sl_output){ .type_id = SL_T_PROP_MINT_OUTPUT, .fx_type_id = SL_T_PROP_MINT_OUTPUT,
+				o = (sl_output){ .type_id = SL_T_PROP_MINT_OUTPUT,
+						 .fx_type_id = SL_T_PROP_MINT_OUTPUT,
 						 .owners = f->owners1 };
 				add_out(b, at, id, idx++, IX_X, op->asset_id, &o);
-				o = (sl_output){ .type_id = SL_T_PROP_OWNED_OUTPUT, .fx_type_id = SL_T_PROP_OWNED_OUTPUT,
+				o = (sl_output){ .type_id = SL_T_PROP_OWNED_OUTPUT,
+						 .fx_type_id = SL_T_PROP_OWNED_OUTPUT,
 						 .owners = f->owners2 };
 				add_out(b, at, id, idx++, IX_X, op->asset_id, &o);
 				break;
@@ -538,7 +570,8 @@ static sl_err x_block(ix_batch *b, const ix_ctx *ctx, const sl_ixitem *c, char e
 	sl_err_detail d;
 	sl_err e = sl_xchain_block_decode(&b->arena, inner.p, inner.len, &xb, &d);
 	if (e) {
-		snprintf(err, 256, "not an X-chain block: %s at byte %zu", d.msg, (size_t)(d.offset + (inner.p - c->bytes)));
+		snprintf(err, 256, "not an X-chain block: %s at byte %zu", d.msg,
+			 (size_t)(d.offset + (inner.p - c->bytes)));
 		return e;
 	}
 	if (xb.ntxs >= IX_MAX_BLOCK_TXS) {
@@ -555,8 +588,16 @@ static sl_err x_block(ix_batch *b, const ix_ctx *ctx, const sl_ixitem *c, char e
 	if (!hash)
 		return b->err = SL_ERR_NOMEM;
 	memcpy(hash, xb.id, 32);
-	*blk = (ix_block){ .chain = IX_X, .height = xb.height, .hash = hash, .parent = xb.parent_id, .ts = (int64_t)xb.time,
-			   .type = xb.type_id, .size = (uint32_t)c->len, .ntx = xb.ntxs, .txs = ids, .ipos = c->index };
+	*blk = (ix_block){ .chain = IX_X,
+			   .height = xb.height,
+			   .hash = hash,
+			   .parent = xb.parent_id,
+			   .ts = (int64_t)xb.time,
+			   .type = xb.type_id,
+			   .size = (uint32_t)c->len,
+			   .ntx = xb.ntxs,
+			   .txs = ids,
+			   .ipos = c->index };
 	if (outer) {
 		blk->wrapped = true;
 		blk->vm_id = outer->id;
@@ -567,8 +608,13 @@ static sl_err x_block(ix_batch *b, const ix_ctx *ctx, const sl_ixitem *c, char e
 		blk->vm_ts = outer->timestamp;
 	}
 	for (uint32_t i = 0; i < xb.ntxs; i++) {
-		ix_where at = { .chain = IX_X, .in_block = true, .height = xb.height, .block = hash, .ts = (int64_t)xb.time,
-				.seq = IX_SEQ_LINEAR + IX_SEQ_BLOCK(xb.height, i), .type = xb.txs[i].utx.type_id };
+		ix_where at = { .chain = IX_X,
+				.in_block = true,
+				.height = xb.height,
+				.block = hash,
+				.ts = (int64_t)xb.time,
+				.seq = IX_SEQ_LINEAR + IX_SEQ_BLOCK(xb.height, i),
+				.type = xb.txs[i].utx.type_id };
 		if ((e = x_tx(b, ctx, &xb.txs[i], &at, versioned(b, xb.txs[i].bytes), err)))
 			return e;
 	}
@@ -592,15 +638,22 @@ static sl_err x_vertex(ix_batch *b, const sl_ixitem *c, char err[256])
 	memcpy(hash, v.id, 32);
 	for (uint32_t i = 0; i < v.ntxs; i++)
 		memcpy(ids + 32 * (size_t)i, v.txs[i].id, 32);
-	*x = (ix_vertex){ .ipos = c->index, .height = v.height, .hash = hash, .ts = secs(c->ts_ns),
-			  .nparents = v.nparents, .ntx = v.ntxs, .size = (uint32_t)c->len, .parents = v.parents,
+	*x = (ix_vertex){ .ipos = c->index,
+			  .height = v.height,
+			  .hash = hash,
+			  .ts = secs(c->ts_ns),
+			  .nparents = v.nparents,
+			  .ntx = v.ntxs,
+			  .size = (uint32_t)c->len,
+			  .parents = v.parents,
 			  .txs = ids };
 	return SL_OK;
 }
 
 /* ---- C-chain ------------------------------------------------------------------ */
 
-static sl_err c_atomic(ix_batch *b, const ix_ctx *ctx, const sl_atomic_tx *tx, const ix_where *at, char err[256])
+static sl_err c_atomic(ix_batch *b, const ix_ctx *ctx, const sl_atomic_tx *tx, const ix_where *at,
+		       char err[256])
 {
 	const sl_atomic_utx *u = &tx->utx;
 	uint8_t *id = sl_arena_alloc(&b->arena, 32);
@@ -636,7 +689,8 @@ static sl_err c_block(ix_batch *b, const ix_ctx *ctx, const sl_ixitem *c, char e
 	sl_err_detail d;
 	sl_err e = sl_coreth_block_decode(inner.p, inner.len, &b->arena, &cb, &d);
 	if (e) {
-		snprintf(err, 256, "not a C-chain block: %s at byte %zu", d.msg, (size_t)(d.offset + (inner.p - c->bytes)));
+		snprintf(err, 256, "not a C-chain block: %s at byte %zu", d.msg,
+			 (size_t)(d.offset + (inner.p - c->bytes)));
 		return e;
 	}
 	sl_atomic_txs atx = { 0 };
@@ -646,10 +700,13 @@ static sl_err c_block(ix_batch *b, const ix_ctx *ctx, const sl_ixitem *c, char e
 		bool batched = cb.header.time >= sl_atomic_ap5_time(ctx->net->network_id);
 		e = sl_atomic_extdata_decode(&b->arena, cb.ext_data.p, cb.ext_data.len, batched, &atx, &d);
 		if (e && ctx->net->network_id != 1 && ctx->net->network_id != 5)
-			e = sl_atomic_extdata_decode(&b->arena, cb.ext_data.p, cb.ext_data.len, !batched, &atx, &d);
+			e = sl_atomic_extdata_decode(&b->arena, cb.ext_data.p, cb.ext_data.len, !batched,
+						     &atx, &d);
 		if (e) {
-			snprintf(err, 256, "C-chain block %llu: its atomic txs do not decode: %s at byte %zu of extData",
-				 (unsigned long long)cb.header.number, d.msg, d.offset);
+			snprintf(
+				err, 256,
+				"C-chain block %llu: its atomic txs do not decode: %s at byte %zu of extData",
+				(unsigned long long)cb.header.number, d.msg, d.offset);
 			return e;
 		}
 	}
@@ -665,9 +722,16 @@ static sl_err c_block(ix_batch *b, const ix_ctx *ctx, const sl_ixitem *c, char e
 	memcpy(hash, cb.header.hash, 32);
 	for (uint32_t i = 0; i < cb.ntx; i++)
 		memcpy(ids + 32 * (size_t)i, cb.txs[i].hash, 32);
-	*blk = (ix_block){ .chain = IX_C, .height = cb.header.number, .hash = hash,
-			   .parent = cb.header.f[SL_CH_PARENT_HASH].p, .ts = (int64_t)cb.header.time, .type = 0,
-			   .size = (uint32_t)c->len, .ntx = cb.ntx, .txs = ids, .ipos = c->index };
+	*blk = (ix_block){ .chain = IX_C,
+			   .height = cb.header.number,
+			   .hash = hash,
+			   .parent = cb.header.f[SL_CH_PARENT_HASH].p,
+			   .ts = (int64_t)cb.header.time,
+			   .type = 0,
+			   .size = (uint32_t)c->len,
+			   .ntx = cb.ntx,
+			   .txs = ids,
+			   .ipos = c->index };
 	if (cb.header.f[SL_CH_PARENT_HASH].len != 32) {
 		snprintf(err, 256, "C-chain block without a 32-byte parent hash");
 		return SL_ERR_INVALID;
@@ -682,8 +746,12 @@ static sl_err c_block(ix_batch *b, const ix_ctx *ctx, const sl_ixitem *c, char e
 		blk->vm_ts = outer->timestamp;
 	}
 	for (uint32_t i = 0; i < atx.ntxs; i++) {
-		ix_where at = { .chain = IX_C, .in_block = true, .height = cb.header.number, .block = hash,
-				.ts = (int64_t)cb.header.time, .seq = IX_SEQ_BLOCK(cb.header.number, i),
+		ix_where at = { .chain = IX_C,
+				.in_block = true,
+				.height = cb.header.number,
+				.block = hash,
+				.ts = (int64_t)cb.header.time,
+				.seq = IX_SEQ_BLOCK(cb.header.number, i),
 				.type = atx.txs[i].utx.type_id };
 		if ((e = c_atomic(b, ctx, &atx.txs[i], &at, err)))
 			return e;

@@ -33,16 +33,17 @@ typedef struct ix_net {
 } ix_net;
 
 /* The reward UTXOs of a staking tx (UTXO bytes), into the batch's arena; from the node. */
-typedef sl_err (*ix_rewards_fn)(void *ctx, const uint8_t staking_tx[32], ix_batch *b, sl_span **utxos, uint32_t *n);
+typedef sl_err (*ix_rewards_fn)(void *ctx, const uint8_t staking_tx[32], ix_batch *b, sl_span **utxos,
+				uint32_t *n);
 
 /* What the P-chain derivation carries from one block to the next. */
 typedef struct ix_pstate {
-	bool pending;      /* the last block was a proposal block whose decision tx awaits its option */
+	bool pending;	   /* the last block was a proposal block whose decision tx awaits its option */
 	uint8_t block[32]; /* its id */
 	uint64_t height;
 	int64_t ts;
-	uint32_t pos;  /* the decision tx's position in it */
-	uint8_t *tx;   /* the decision tx's bytes (no codec version), owned */
+	uint32_t pos; /* the decision tx's position in it */
+	uint8_t *tx;  /* the decision tx's bytes (no codec version), owned */
 	size_t tx_len;
 } ix_pstate;
 

@@ -15,7 +15,8 @@
  * Start: the store's network (meta) must be the node's, or the store is
  * empty and takes the node's; each index resumes at its cursor after
  * checking that the node's container before it is the one the store
- * applied. Stop: sl_indexer_run() returns when *stop is set, after the
+ * applied. A genesis file is applied once, before any container, and
+ * recorded by its hash: a store is refused a different one. Stop: sl_indexer_run() returns when *stop is set, after the
  * batch being written is committed or rolled back.
  */
 #ifndef SL_INDEX_INDEX_H
@@ -26,7 +27,12 @@
 #include "store/containers.h"
 #include "util/metrics.h"
 
-typedef enum sl_index_progress { SL_PROGRESS_AUTO, SL_PROGRESS_TTY, SL_PROGRESS_LOG, SL_PROGRESS_OFF } sl_index_progress;
+typedef enum sl_index_progress {
+	SL_PROGRESS_AUTO,
+	SL_PROGRESS_TTY,
+	SL_PROGRESS_LOG,
+	SL_PROGRESS_OFF
+} sl_index_progress;
 
 /* In which order ready batches of the five indexes are applied (tests vary it). */
 typedef enum sl_index_order { SL_ORDER_ROUND_ROBIN, SL_ORDER_SEQUENTIAL, SL_ORDER_RANDOM } sl_index_order;
@@ -34,13 +40,14 @@ typedef enum sl_index_order { SL_ORDER_ROUND_ROBIN, SL_ORDER_SEQUENTIAL, SL_ORDE
 typedef struct sl_indexer_config {
 	const char *node_url;  /* http://host:port */
 	const char *store_url; /* a SQLite path or a postgres:// URL */
-	unsigned range;        /* containers per request (1..1024; 0: 1024) */
+	unsigned range;	       /* containers per request (1..1024; 0: 1024) */
 	unsigned poll_ms;      /* how often a caught-up index asks again (0: 250) */
 	sl_index_progress progress;
 	sl_index_order order;
 	sl_ikind sequence[SL_IDX__COUNT]; /* SL_ORDER_SEQUENTIAL: this order, each index until caught up */
-	uint64_t seed;                     /* SL_ORDER_RANDOM */
-	sl_metrics *metrics;               /* the indexer's metrics go here (may be NULL) */
+	uint64_t seed;			  /* SL_ORDER_RANDOM */
+	sl_metrics *metrics;		  /* the indexer's metrics go here (may be NULL) */
+	const char *genesis_file; /* the network's genesis UTXOs and validators (genesis.c), or NULL */
 } sl_indexer_config;
 
 typedef struct sl_indexer sl_indexer;

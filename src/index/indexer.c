@@ -16,6 +16,7 @@
 #include "http/client.h"
 #include "http/indexapi.h"
 #include "index/derive.h"
+#include "index/genesis.h"
 #include "index/write.h"
 #include "store/sql.h"
 #include "util/hex.h"
@@ -24,9 +25,9 @@
 #include "util/limits.h"
 #include "util/log.h"
 
-#define IX_QUEUE 3                          /* batches a fetcher may derive ahead */
-#define IX_MAX_RESPONSE (256u << 20)        /* one range answer (hex of up to 1024 containers) */
-#define IX_MAX_BATCH_DATA (96u << 20)       /* their decoded bytes */
+#define IX_QUEUE 3			    /* batches a fetcher may derive ahead */
+#define IX_MAX_RESPONSE (256u << 20)	    /* one range answer (hex of up to 1024 containers) */
+#define IX_MAX_BATCH_DATA (96u << 20)	    /* their decoded bytes */
 #define IX_HEAD_EVERY_NS (2 * 1000000000ll) /* how often a fetcher asks for the node's head */
 #define IX_RPC_TIMEOUT_MS 60000
 
@@ -35,22 +36,22 @@ typedef struct fetcher {
 	sl_ikind kind;
 	pthread_t thread;
 	bool started;
-	uint64_t next;        /* the next container to fetch */
-	uint8_t prev_id[32];  /* the id of container next - 1 (as the store applied it) */
+	uint64_t next;	     /* the next container to fetch */
+	uint8_t prev_id[32]; /* the id of container next - 1 (as the store applied it) */
 	bool has_prev;
-	uint32_t want;        /* containers per request (halved when an answer is too large) */
+	uint32_t want; /* containers per request (halved when an answer is too large) */
 	/* the queue of derived batches; guarded by ix->lock */
 	ix_batch *queue[IX_QUEUE];
 	size_t qhead, qlen;
 	/* state shown in progress and metrics */
-	_Atomic uint64_t head;      /* containers the node has (as last asked) */
-	_Atomic uint64_t applied;   /* containers applied (the cursor) */
-	_Atomic bool caught_up;     /* the last request found nothing new */
+	_Atomic uint64_t head;	  /* containers the node has (as last asked) */
+	_Atomic uint64_t applied; /* containers applied (the cursor) */
+	_Atomic bool caught_up;	  /* the last request found nothing new */
 	_Atomic bool ever_caught_up;
 	_Atomic int64_t caught_up_ms; /* when it last held everything the node had */
-	_Atomic bool failed;        /* a container could not be derived: this index stops */
-	char error[256];            /* guarded by ix->lock */
-	ix_pstate pstate;           /* P/block only */
+	_Atomic bool failed;	      /* a container could not be derived: this index stops */
+	char error[256];	      /* guarded by ix->lock */
+	ix_pstate pstate;	      /* P/block only */
 	sl_http_client *hc;
 	/* rates for progress */
 	uint64_t rate_base;
@@ -130,7 +131,8 @@ static sl_err rpc_string(sl_http_client *hc, const char *url, const char *body, 
 			snprintf(key, sizeof key, "\"%s\"", field);
 			sl_json_iter_init(&it, result);
 			while (sl_json_obj_next(&it, &k, &v))
-				if (sl_span_eq(k, key) && sl_json_type(v) == SL_JT_STRING && v.len - 2 < cap) {
+				if (sl_span_eq(k, key) && sl_json_type(v) == SL_JT_STRING &&
+				    v.len - 2 < cap) {
 					memcpy(out, v.p + 1, v.len - 2);
 					out[v.len - 2] = 0;
 					e = SL_OK;
@@ -148,7 +150,8 @@ static sl_err node_identity(sl_indexer *ix, sl_http_client *hc, char err[256])
 	const char *msg;
 	char mb[96];
 	snprintf(url, sizeof url, "%s/ext/info", ix->cfg.node_url);
-	sl_err e = rpc_string(hc, url, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"info.getNetworkID\",\"params\":{}}",
+	sl_err e = rpc_string(hc, url,
+			      "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"info.getNetworkID\",\"params\":{}}",
 			      "networkID", v, sizeof v, err);
 	if (e)
 		return e;
@@ -168,9 +171,10 @@ static sl_err node_identity(sl_indexer *ix, sl_http_client *hc, char err[256])
 	static const char *const aliases[2] = { "X", "C" };
 	for (int c = 0; c < 2; c++) {
 		char body[160];
-		snprintf(body, sizeof body,
-			 "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"info.getBlockchainID\",\"params\":{\"alias\":\"%s\"}}",
-			 aliases[c]);
+		snprintf(
+			body, sizeof body,
+			"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"info.getBlockchainID\",\"params\":{\"alias\":\"%s\"}}",
+			aliases[c]);
 		if ((e = rpc_string(hc, url, body, "blockchainID", v, sizeof v, err)))
 			return e;
 		if (sl_cb58_decode_id(v, strlen(v), ix->net.chain_id[1 + c], &msg, mb)) {
@@ -179,8 +183,10 @@ static sl_err node_identity(sl_indexer *ix, sl_http_client *hc, char err[256])
 		}
 	}
 	snprintf(url, sizeof url, "%s/ext/bc/P", ix->cfg.node_url);
-	e = rpc_string(hc, url, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"platform.getStakingAssetID\",\"params\":{}}",
-		       "assetID", v, sizeof v, err);
+	e = rpc_string(
+		hc, url,
+		"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"platform.getStakingAssetID\",\"params\":{}}",
+		"assetID", v, sizeof v, err);
 	if (e)
 		return e;
 	if (sl_cb58_decode_id(v, strlen(v), ix->net.avax, &msg, mb)) {
@@ -191,16 +197,18 @@ static sl_err node_identity(sl_indexer *ix, sl_http_client *hc, char err[256])
 }
 
 /* The reward UTXOs of a staking tx, as the node reports them (derive.h). */
-static sl_err fetch_rewards(void *ctx, const uint8_t staking_tx[32], ix_batch *b, sl_span **utxos, uint32_t *n)
+static sl_err fetch_rewards(void *ctx, const uint8_t staking_tx[32], ix_batch *b, sl_span **utxos,
+			    uint32_t *n)
 {
 	fetcher *f = ctx;
 	char url[1100], body[256], err[256], id[64];
 	sl_cb58_id(id, staking_tx);
 	snprintf(url, sizeof url, "%s/ext/bc/P", f->ix->cfg.node_url);
-	snprintf(body, sizeof body,
-		 "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"platform.getRewardUTXOs\",\"params\":{\"txID\":\"%s\","
-		 "\"encoding\":\"hex\"}}",
-		 id);
+	snprintf(
+		body, sizeof body,
+		"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"platform.getRewardUTXOs\",\"params\":{\"txID\":\"%s\","
+		"\"encoding\":\"hex\"}}",
+		id);
 	sl_buf resp;
 	sl_buf_init(&resp, 16u << 20);
 	long status = 0;
@@ -242,7 +250,8 @@ static sl_err fetch_rewards(void *ctx, const uint8_t staking_tx[32], ix_batch *b
 			size_t len = 0;
 			uint8_t *bytes = v.len > 2 ? sl_arena_alloc(&b->arena, v.len / 2) : NULL;
 			if (sl_json_type(v) != SL_JT_STRING || !bytes ||
-			    sl_hex_checksum_decode((const char *)v.p + 1, v.len - 2, bytes, v.len / 2, &len, &m))
+			    sl_hex_checksum_decode((const char *)v.p + 1, v.len - 2, bytes, v.len / 2, &len,
+						   &m))
 				e = SL_ERR_INVALID;
 			else
 				out[i] = sl_span_of(bytes, len);
@@ -270,7 +279,8 @@ static void fetcher_fail(fetcher *f, const char *msg)
 }
 
 /* Ask for [start, start + num); the answer is parsed into rg. */
-static sl_err fetch_range(fetcher *f, uint64_t start, uint32_t num, sl_buf *resp, sl_ixrange *rg, char err[256])
+static sl_err fetch_range(fetcher *f, uint64_t start, uint32_t num, sl_buf *resp, sl_ixrange *rg,
+			  char err[256])
 {
 	char url[1100], body[256], e256[256];
 	snprintf(url, sizeof url, "%s/ext/index/%s", f->ix->cfg.node_url, sl_ikind_name(f->kind));
@@ -283,7 +293,8 @@ static sl_err fetch_range(fetcher *f, uint64_t start, uint32_t num, sl_buf *resp
 		return e;
 	}
 	if (status == 404) {
-		snprintf(err, 256, "%s: the node does not serve this index (is it running with --index-enabled?)", url);
+		snprintf(err, 256,
+			 "%s: the node does not serve this index (is it running with --index-enabled?)", url);
 		return SL_ERR_NOT_FOUND;
 	}
 	if (status != 200) {
@@ -329,17 +340,20 @@ static sl_err resume(fetcher *f, sl_buf *resp, char err[256])
 	sl_ixrange_init(&rg, IX_MAX_BATCH_DATA);
 	sl_err e = fetch_range(f, f->next - 1, 1, resp, &rg, err);
 	if (!e && rg.n != 1) {
-		snprintf(err, 256, "the node has only %llu %s containers, but the store applied %llu: it was made from "
-				   "another node's history",
-			 (unsigned long long)(f->next - 1), sl_ikind_name(f->kind), (unsigned long long)f->next);
+		snprintf(err, 256,
+			 "the node has only %llu %s containers, but the store applied %llu: it was made from "
+			 "another node's history",
+			 (unsigned long long)(f->next - 1), sl_ikind_name(f->kind),
+			 (unsigned long long)f->next);
 		e = SL_ERR_CONFLICT;
 	}
 	if (!e && f->has_prev && memcmp(rg.items[0].id, f->prev_id, 32)) {
 		char a[64], b[64];
 		sl_cb58_id(a, rg.items[0].id);
 		sl_cb58_id(b, f->prev_id);
-		snprintf(err, 256, "the node's %s %llu is %s, but the store applied %s: it was made from another "
-				   "node's history",
+		snprintf(err, 256,
+			 "the node's %s %llu is %s, but the store applied %s: it was made from another "
+			 "node's history",
 			 sl_ikind_name(f->kind), (unsigned long long)(f->next - 1), a, b);
 		e = SL_ERR_CONFLICT;
 	}
@@ -421,8 +435,8 @@ static void *fetch_main(void *arg)
 				char msg[300];
 				char id[64];
 				sl_cb58_id(id, rg.items[i].id);
-				snprintf(msg, sizeof msg, "container %llu (%s): %s", (unsigned long long)rg.items[i].index,
-					 id, err);
+				snprintf(msg, sizeof msg, "container %llu (%s): %s",
+					 (unsigned long long)rg.items[i].index, id, err);
 				fetcher_fail(f, msg);
 			}
 		}
@@ -441,8 +455,10 @@ static void *fetch_main(void *arg)
 				backoff = backoff * 2 > 5000 ? 5000 : backoff * 2;
 				continue;
 			}
-			atomic_store(&f->failed, true); /* bytes that do not decode: stop this index, keep the others */
-			SL_LOG(ix->log, SL_ERROR, "%s stops: a container cannot be indexed", sl_ikind_name(f->kind));
+			atomic_store(&f->failed,
+				     true); /* bytes that do not decode: stop this index, keep the others */
+			SL_LOG(ix->log, SL_ERROR, "%s stops: a container cannot be indexed",
+			       sl_ikind_name(f->kind));
 			break;
 		}
 		b->next = f->next + rg.n;
@@ -478,10 +494,14 @@ static void *fetch_main(void *arg)
 /* ---- the store's side --------------------------------------------------------- */
 
 static const sl_sql q_meta_get = { "SELECT value FROM meta WHERE key = ?" };
-static const sl_sql q_meta_put = { "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING" };
+static const sl_sql q_meta_put = {
+	"INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO NOTHING"
+};
 static const sl_sql q_cursors = { "SELECT kind, next, last_id FROM cursors" };
-static const sl_sql q_avax = { "INSERT INTO assets (id, name, symbol, denomination, type, cap, tx, ts) "
-			       "VALUES (?, 'Avalanche', 'AVAX', 9, 0, 0, NULL, NULL) ON CONFLICT (id) DO NOTHING" };
+static const sl_sql q_avax = {
+	"INSERT INTO assets (id, name, symbol, denomination, type, cap, tx, ts) "
+	"VALUES (?, 'Avalanche', 'AVAX', 9, 0, 0, NULL, NULL) ON CONFLICT (id) DO NOTHING"
+};
 static const sl_sql q_status = { "UPDATE cursors SET head = ?, caught_up_ms = ? WHERE kind = ?" };
 static const sl_sql q_status_new = { "INSERT INTO cursors (kind, next, last_id, head, caught_up_ms) "
 				     "VALUES (?, 0, NULL, ?, ?) ON CONFLICT (kind) DO NOTHING" };
@@ -527,8 +547,8 @@ static sl_err check_network(sl_indexer *ix, char err[512])
 		size_t n;
 		const uint8_t *have = sl_col_blob(s, 0, &n);
 		if (n != want.len || memcmp(have, want.p, n)) {
-			snprintf(err, 512, "the store holds %.*s; the node %s is %s", (int)SL_MIN(n, 300u), (const char *)have,
-				 ix->cfg.node_url, sl_buf_str(&want));
+			snprintf(err, 512, "the store holds %.*s; the node %s is %s", (int)SL_MIN(n, 300u),
+				 (const char *)have, ix->cfg.node_url, sl_buf_str(&want));
 			e = SL_ERR_CONFLICT;
 		}
 	} else if (!e) {
@@ -563,7 +583,8 @@ static sl_err check_network(sl_indexer *ix, char err[512])
 			e = sl_stmt_exec(a);
 		}
 		if (!e)
-			SL_LOG(ix->log, SL_INFO, "a new store for %s (network %u)", ix->network_name, ix->net.network_id);
+			SL_LOG(ix->log, SL_INFO, "a new store for %s (network %u)", ix->network_name,
+			       ix->net.network_id);
 	}
 	if (!e)
 		e = sl_conn_commit(c);
@@ -599,6 +620,84 @@ static sl_err read_cursors(sl_indexer *ix, char err[512])
 	return e;
 }
 
+/*
+ * The genesis file: applied to a store that has applied no container yet, in
+ * one transaction with its hash; a store that holds one must be given the
+ * same file again (or none).
+ */
+static sl_err apply_genesis(sl_indexer *ix, char err[512])
+{
+	const char *path = ix->cfg.genesis_file;
+	sl_buf file;
+	sl_buf_init(&file, IX_GENESIS_MAX_FILE);
+	char e256[256];
+	sl_err e = sl_buf_read_file(&file, path, e256);
+	if (e) {
+		snprintf(err, 512, "genesis file %s", e256);
+		sl_buf_release(&file);
+		return e;
+	}
+	const char *json = sl_buf_str(&file);
+	size_t n = file.len;
+	uint8_t hash[32], have[32];
+	sl_sha256(json, n, hash);
+	sl_stmt *s = sl_stmt_get(ix->conn, &q_meta_get);
+	bool found = false;
+	if (!s)
+		e = SL_ERR_STORE;
+	if (!e) {
+		sl_bind_text(s, 0, "genesis", 7);
+		e = sl_stmt_query(s);
+	}
+	if (!e && sl_stmt_next(s, &e)) {
+		size_t len = 0;
+		const uint8_t *v = sl_col_blob(s, 0, &len);
+		found = v && len == 32;
+		if (found)
+			memcpy(have, v, 32);
+	}
+	if (e) {
+		snprintf(err, 512, "store: %s", sl_conn_error(ix->conn));
+		goto out;
+	}
+	if (found) {
+		if (memcmp(have, hash, 32)) {
+			snprintf(err, 512, "the store was built from another genesis than %s", path);
+			e = SL_ERR_CONFLICT;
+		}
+		goto out;
+	}
+	for (int k = 0; k < SL_IDX__COUNT; k++)
+		if (ix->f[k].next) {
+			snprintf(
+				err, 512,
+				"the store has indexed containers without a genesis; a genesis (%s) needs an empty "
+				"store",
+				path);
+			e = SL_ERR_CONFLICT;
+			goto out;
+		}
+	ix_batch *b = malloc(sizeof *b);
+	if (!b) {
+		e = SL_ERR_NOMEM;
+		goto out;
+	}
+	ix_batch_init(b, SL_IDX_P_BLOCK);
+	e = ix_genesis_derive(b, json, n, ix->net.hrp, e256);
+	if (e)
+		snprintf(err, 512, "genesis file %s: %s", path, e256);
+	else if ((e = ix_write_genesis(ix->conn, b, hash)))
+		snprintf(err, 512, "store: %s", sl_conn_error(ix->conn));
+	else
+		SL_LOG(ix->log, SL_INFO, "genesis %s applied: %zu UTXOs, %zu validators", path, b->outs.n,
+		       b->stakers.n);
+	ix_batch_release(b);
+	free(b);
+out:
+	sl_buf_release(&file);
+	return e;
+}
+
 /* ---- progress ------------------------------------------------------------------ */
 
 static void progress(sl_indexer *ix, bool final)
@@ -629,8 +728,9 @@ static void progress(sl_indexer *ix, bool final)
 			snprintf(eta, sizeof eta, "ETA %llu:%02llu:%02llu", (unsigned long long)(s / 3600),
 				 (unsigned long long)(s / 60 % 60), (unsigned long long)(s % 60));
 		}
-		snprintf(lines[k], sizeof lines[k], "%-8s %10llu / %-10llu %8.0f/s  %s", sl_ikind_name((sl_ikind)k),
-			 (unsigned long long)at, (unsigned long long)head, f->rate, eta);
+		snprintf(lines[k], sizeof lines[k], "%-8s %10llu / %-10llu %8.0f/s  %s",
+			 sl_ikind_name((sl_ikind)k), (unsigned long long)at, (unsigned long long)head,
+			 f->rate, eta);
 	}
 	if (ix->tty && !final) {
 		fprintf(stderr, "\r");
@@ -650,33 +750,40 @@ static void collect(void *ctx, sl_buf *out)
 {
 	sl_indexer *ix = ctx;
 	int64_t now = now_ns() / 1000000;
-	sl_metrics_head(out, "snowline_indexer_applied", "Containers of each index the store holds.", "gauge");
+	sl_metrics_head(out, "snowline_indexer_applied", "Containers of each index the store holds.",
+			"gauge");
 	for (int k = 0; k < SL_IDX__COUNT; k++)
 		sl_metrics_sample(out, "snowline_indexer_applied", "index", sl_ikind_name((sl_ikind)k),
 				  (double)atomic_load(&ix->f[k].applied));
-	sl_metrics_head(out, "snowline_indexer_behind", "Containers the node has that the store does not yet.",
-			"gauge");
+	sl_metrics_head(out, "snowline_indexer_behind",
+			"Containers the node has that the store does not yet.", "gauge");
 	for (int k = 0; k < SL_IDX__COUNT; k++) {
 		uint64_t at = atomic_load(&ix->f[k].applied), head = atomic_load(&ix->f[k].head);
 		sl_metrics_sample(out, "snowline_indexer_behind", "index", sl_ikind_name((sl_ikind)k),
 				  (double)(head > at ? head - at : 0));
 	}
-	sl_metrics_head(out, "snowline_indexer_lag_seconds",
-			"Seconds since the store last held everything the node had, per index (0 when it does).",
-			"gauge");
+	sl_metrics_head(
+		out, "snowline_indexer_lag_seconds",
+		"Seconds since the store last held everything the node had, per index (0 when it does).",
+		"gauge");
 	for (int k = 0; k < SL_IDX__COUNT; k++) {
 		const fetcher *f = &ix->f[k];
 		uint64_t at = atomic_load(&f->applied), head = atomic_load(&f->head);
 		int64_t since = atomic_load(&f->caught_up_ms);
-		double lag = at >= head && atomic_load(&f->caught_up) ? 0 : (double)(now - (since ? since : ix->started_ns / 1000000)) / 1000;
-		sl_metrics_sample(out, "snowline_indexer_lag_seconds", "index", sl_ikind_name((sl_ikind)k), lag);
+		double lag = at >= head && atomic_load(&f->caught_up)
+				     ? 0
+				     : (double)(now - (since ? since : ix->started_ns / 1000000)) / 1000;
+		sl_metrics_sample(out, "snowline_indexer_lag_seconds", "index", sl_ikind_name((sl_ikind)k),
+				  lag);
 	}
-	sl_metrics_head(out, "snowline_indexer_failed", "1 when an index stopped on a container it cannot index.", "gauge");
+	sl_metrics_head(out, "snowline_indexer_failed",
+			"1 when an index stopped on a container it cannot index.", "gauge");
 	for (int k = 0; k < SL_IDX__COUNT; k++)
 		sl_metrics_sample(out, "snowline_indexer_failed", "index", sl_ikind_name((sl_ikind)k),
 				  atomic_load(&ix->f[k].failed));
 	sl_metrics_head(out, "snowline_indexer_txs_total", "Transactions applied since start.", "counter");
-	sl_metrics_sample(out, "snowline_indexer_txs_total", NULL, NULL, (double)atomic_load(&ix->txs_applied));
+	sl_metrics_sample(out, "snowline_indexer_txs_total", NULL, NULL,
+			  (double)atomic_load(&ix->txs_applied));
 }
 
 /* ---- lifecycle ----------------------------------------------------------------- */
@@ -722,12 +829,12 @@ sl_indexer *sl_indexer_new(const sl_indexer_config *cfg, char err[512])
 		goto fail;
 	}
 	err[0] = 0;
-	if (check_network(ix, err) || read_cursors(ix, err))
+	if (check_network(ix, err) || read_cursors(ix, err) || (cfg->genesis_file && apply_genesis(ix, err)))
 		goto fail;
 	if (cfg->metrics)
 		sl_metrics_collector(cfg->metrics, collect, ix);
-	SL_LOG(ix->log, SL_INFO, "indexing %s (%s, network %u) into %s store %s", cfg->node_url, ix->network_name,
-	       ix->net.network_id, sl_db_backend(ix->db), cfg->store_url);
+	SL_LOG(ix->log, SL_INFO, "indexing %s (%s, network %u) into %s store %s", cfg->node_url,
+	       ix->network_name, ix->net.network_id, sl_db_backend(ix->db), cfg->store_url);
 	return ix;
 fail:
 	sl_indexer_free(ix);
@@ -796,7 +903,8 @@ static void write_status(sl_indexer *ix)
 				e = SL_ERR_STORE;
 				break;
 			}
-			int64_t head = (int64_t)atomic_load(&ix->f[k].head), ms = atomic_load(&ix->f[k].caught_up_ms);
+			int64_t head = (int64_t)atomic_load(&ix->f[k].head),
+				ms = atomic_load(&ix->f[k].caught_up_ms);
 			if (q == 0) {
 				sl_bind_i64(s, 0, k);
 				sl_bind_i64(s, 1, head);
@@ -860,14 +968,16 @@ int sl_indexer_run(sl_indexer *ix, volatile sig_atomic_t *stop)
 			sl_err e;
 			unsigned backoff = 100;
 			while ((e = ix_write(ix->conn, b)) && !stopping(ix)) {
-				SL_LOG(ix->log, SL_ERROR, "%s: cannot write batch %llu..%llu: %s (%s); retrying",
-				       sl_ikind_name(b->kind), (unsigned long long)b->first, (unsigned long long)b->next,
-				       sl_conn_error(ix->conn), sl_err_name(e));
+				SL_LOG(ix->log, SL_ERROR,
+				       "%s: cannot write batch %llu..%llu: %s (%s); retrying",
+				       sl_ikind_name(b->kind), (unsigned long long)b->first,
+				       (unsigned long long)b->next, sl_conn_error(ix->conn), sl_err_name(e));
 				if (e == SL_ERR_UNAVAILABLE) {
 					/* the server went away: a fresh connection */
 					char e256[256];
 					sl_db_release(ix->db, ix->conn);
-					while (!(ix->conn = sl_db_acquire(ix->db, 1000, e256)) && !stopping(ix))
+					while (!(ix->conn = sl_db_acquire(ix->db, 1000, e256)) &&
+					       !stopping(ix))
 						sleep_ms(ix, backoff);
 					if (!ix->conn)
 						break;
@@ -878,8 +988,9 @@ int sl_indexer_run(sl_indexer *ix, volatile sig_atomic_t *stop)
 			if (!e) {
 				atomic_store(&ix->f[b->kind].applied, b->next);
 				atomic_fetch_add(&ix->txs_applied, b->txs_total);
-				SL_LOG(ix->log, SL_DEBUG, "%s: applied %llu..%llu (%zu txs)", sl_ikind_name(b->kind),
-				       (unsigned long long)b->first, (unsigned long long)b->next, (size_t)b->txs_total);
+				SL_LOG(ix->log, SL_DEBUG, "%s: applied %llu..%llu (%zu txs)",
+				       sl_ikind_name(b->kind), (unsigned long long)b->first,
+				       (unsigned long long)b->next, (size_t)b->txs_total);
 			}
 			ix_batch_release(b);
 			free(b);
@@ -900,7 +1011,8 @@ int sl_indexer_run(sl_indexer *ix, volatile sig_atomic_t *stop)
 			if (ix->tty)
 				progress(ix, true);
 			SL_LOG(ix->log, SL_INFO, "caught up with %s: %llu txs in %.1f s", ix->cfg.node_url,
-			       (unsigned long long)atomic_load(&ix->txs_applied), (double)(now - ix->started_ns) / 1e9);
+			       (unsigned long long)atomic_load(&ix->txs_applied),
+			       (double)(now - ix->started_ns) / 1e9);
 		}
 		bool all_failed = true;
 		for (int k = 0; k < SL_IDX__COUNT; k++)

@@ -147,9 +147,9 @@ typedef struct ix_stake_end {
 	sl_span *rewards; /* UTXO bytes (with codec version), as platform.getRewardUTXOs gives them */
 } ix_stake_end;
 
-#define IX_VEC(T)            \
-	struct {             \
-		T *v;        \
+#define IX_VEC(T)              \
+	struct {               \
+		T *v;          \
 		size_t n, cap; \
 	}
 

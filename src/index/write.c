@@ -48,18 +48,24 @@ static const sl_sql q_out_addr = {
 	"group_id, payload, staked, stake_start, stake_end, reward, height, block, seq, unstaked, "
 	"ctx, cchain, cheight, cblock, cts, cseq, cin FROM utxos WHERE id = ? ON CONFLICT DO NOTHING"
 };
-static const sl_sql q_out_consumer = { "INSERT INTO addr_txs (chain, addr, seq, ts, type) "
-				       "SELECT cchain, ?, cseq, cts, ctype FROM utxos WHERE id = ? AND ctx IS NOT NULL "
-				       "ON CONFLICT DO NOTHING" };
+static const sl_sql q_out_consumer = {
+	"INSERT INTO addr_txs (chain, addr, seq, ts, type) "
+	"SELECT cchain, ?, cseq, cts, ctype FROM utxos WHERE id = ? AND ctx IS NOT NULL "
+	"ON CONFLICT DO NOTHING"
+};
 static const sl_sql q_spend = {
 	"INSERT INTO utxos (id, ctx, cchain, cheight, cblock, cts, cseq, cin, ctype) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
 	"ON CONFLICT (id) DO UPDATE SET ctx = excluded.ctx, cchain = excluded.cchain, cheight = excluded.cheight, "
 	"cblock = excluded.cblock, cts = excluded.cts, cseq = excluded.cseq, cin = excluded.cin, ctype = excluded.ctype"
 };
-static const sl_sql q_spend_addr = { "UPDATE addr_utxos SET ctx = ?, cchain = ?, cheight = ?, cblock = ?, cts = ?, "
-				     "cseq = ?, cin = ? WHERE id = ?" };
-static const sl_sql q_spend_consumer = { "INSERT INTO addr_txs (chain, addr, seq, ts, type) "
-					 "SELECT ?, addr, ?, ?, ? FROM addr_utxos WHERE id = ? ON CONFLICT DO NOTHING" };
+static const sl_sql q_spend_addr = {
+	"UPDATE addr_utxos SET ctx = ?, cchain = ?, cheight = ?, cblock = ?, cts = ?, "
+	"cseq = ?, cin = ? WHERE id = ?"
+};
+static const sl_sql q_spend_consumer = {
+	"INSERT INTO addr_txs (chain, addr, seq, ts, type) "
+	"SELECT ?, addr, ?, ?, ? FROM addr_utxos WHERE id = ? ON CONFLICT DO NOTHING"
+};
 static const sl_sql q_act = { "INSERT INTO addr_txs (chain, addr, seq, ts, type) VALUES (?, ?, ?, ?, ?) "
 			      "ON CONFLICT DO NOTHING" };
 static const sl_sql q_vertex = { "INSERT INTO vertices (ipos, hash, height, ts, parents, ntx, txs, size) "
@@ -74,21 +80,27 @@ static const sl_sql q_staker = {
 	"rewards_owner, delegation_owner, bls_key, bls_pop, accepted_ts) "
 	"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (tx) DO NOTHING"
 };
-static const sl_sql q_stake_end = { "UPDATE stakers SET end_tx = ?, end_ts_actual = ?, committed = ? WHERE tx = ?" };
-static const sl_sql q_staker_get = { "SELECT nouts, nstake, type, rewards_owner, delegation_owner FROM stakers "
-				     "WHERE tx = ?" };
+static const sl_sql q_stake_end = {
+	"UPDATE stakers SET end_tx = ?, end_ts_actual = ?, committed = ? WHERE tx = ?"
+};
+static const sl_sql q_staker_get = {
+	"SELECT nouts, nstake, type, rewards_owner, delegation_owner FROM stakers "
+	"WHERE tx = ?"
+};
 static const sl_sql q_unstake = { "UPDATE utxos SET unstaked = ? WHERE id = ?" };
 static const sl_sql q_unstake_addr = { "UPDATE addr_utxos SET unstaked = ? WHERE id = ?" };
 static const sl_sql q_reward = { "INSERT INTO rewards (staking_tx, utxo, type) VALUES (?, ?, ?) "
 				 "ON CONFLICT DO NOTHING" };
-static const sl_sql q_cursor = { "INSERT INTO cursors (kind, next, last_id) VALUES (?, ?, ?) ON CONFLICT (kind) "
-				 "DO UPDATE SET next = excluded.next, last_id = excluded.last_id" };
+static const sl_sql q_cursor = {
+	"INSERT INTO cursors (kind, next, last_id) VALUES (?, ?, ?) ON CONFLICT (kind) "
+	"DO UPDATE SET next = excluded.next, last_id = excluded.last_id"
+};
 
 /* A statement or the error that prevents one. */
-#define STMT(c, q)                                     \
-	sl_stmt *s = sl_stmt_get((c), &(q));           \
-	if (!s)                                        \
-		return SL_ERR_STORE
+#define STMT(c, q)                           \
+	sl_stmt *s = sl_stmt_get((c), &(q)); \
+	if (!s)                              \
+	return SL_ERR_STORE
 
 static void bind_opt_blob(sl_stmt *s, int i, const uint8_t *p, size_t n)
 {
@@ -322,7 +334,8 @@ static sl_err put_staker(sl_conn *c, const ix_staker *k)
 static bool same_owner(const sl_owners *o, const uint8_t *blob, size_t n)
 {
 	return blob && n == 12 + 20 * (size_t)o->naddrs && sl_be32(blob) == o->threshold &&
-	       sl_be64(blob + 4) == o->locktime && (!o->naddrs || !memcmp(blob + 12, o->addrs, 20 * (size_t)o->naddrs));
+	       sl_be64(blob + 4) == o->locktime &&
+	       (!o->naddrs || !memcmp(blob + 12, o->addrs, 20 * (size_t)o->naddrs));
 }
 
 /* A staking period ended: stake back (unstaked at the RewardValidatorTx's time), rewards paid. */
@@ -345,13 +358,16 @@ static sl_err put_stake_end(sl_conn *c, ix_batch *b, const ix_stake_end *x)
 	if ((e = sl_stmt_query(k)))
 		return e;
 	if (!sl_stmt_next(k, &e))
-		return e ? e : sl_conn_fail(c, SL_ERR_NOT_FOUND, "a RewardValidatorTx for a staking tx never indexed");
+		return e ? e
+			 : sl_conn_fail(c, SL_ERR_NOT_FOUND,
+					"a RewardValidatorTx for a staking tx never indexed");
 	uint32_t nouts = (uint32_t)sl_col_i64(k, 0), nstake = (uint32_t)sl_col_i64(k, 1);
 	uint32_t type = (uint32_t)sl_col_i64(k, 2);
 	size_t rlen = 0, dlen = 0;
 	const uint8_t *r = sl_col_blob(k, 3, &rlen), *d = sl_col_blob(k, 4, &dlen);
 	/* copy the owners: the row's memory goes with the next statement */
-	uint8_t *rown = rlen ? sl_arena_alloc(&b->arena, rlen) : NULL, *down = dlen ? sl_arena_alloc(&b->arena, dlen) : NULL;
+	uint8_t *rown = rlen ? sl_arena_alloc(&b->arena, rlen) : NULL,
+		*down = dlen ? sl_arena_alloc(&b->arena, dlen) : NULL;
 	if ((rlen && !rown) || (dlen && !down))
 		return SL_ERR_NOMEM;
 	if (rlen)
@@ -377,21 +393,33 @@ static sl_err put_stake_end(sl_conn *c, ix_batch *b, const ix_stake_end *x)
 	for (uint32_t i = 0; i < x->nrewards; i++) {
 		sl_utxo u;
 		sl_err_detail det;
-		if (sl_avax_utxo_decode(&b->arena, x->rewards[i].p, x->rewards[i].len, SL_P_OUTPUTS, &u, &det))
-			return sl_conn_fail(c, SL_ERR_INVALID, "a reward UTXO the node gave does not decode: %s", det.msg);
+		if (sl_avax_utxo_decode(&b->arena, x->rewards[i].p, x->rewards[i].len, SL_P_OUTPUTS, &u,
+					&det))
+			return sl_conn_fail(c, SL_ERR_INVALID,
+					    "a reward UTXO the node gave does not decode: %s", det.msg);
 		int kind;
 		if (validator) {
 			bool own = same_owner(&u.out.owners, rown, rlen);
-			kind = own && (!paid_validator || !same_owner(&u.out.owners, down, dlen)) ? IX_REWARD_VALIDATOR
-												   : IX_REWARD_VALIDATOR_FEE;
+			kind = own && (!paid_validator || !same_owner(&u.out.owners, down, dlen))
+				       ? IX_REWARD_VALIDATOR
+				       : IX_REWARD_VALIDATOR_FEE;
 			paid_validator |= kind == IX_REWARD_VALIDATOR;
 		} else {
-			kind = same_owner(&u.out.owners, rown, rlen) ? IX_REWARD_DELEGATOR : IX_REWARD_VALIDATOR_FEE;
+			kind = same_owner(&u.out.owners, rown, rlen) ? IX_REWARD_DELEGATOR
+								     : IX_REWARD_VALIDATOR_FEE;
 		}
-		ix_out o = { .tx = u.tx_id, .idx = u.output_index, .dest = 0 /* P */, .at = x->at, .asset = u.asset_id,
-			     .amount = u.out.amount, .otype = u.out.type_id, .locktime = u.out.owners.locktime,
+		ix_out o = { .tx = u.tx_id,
+			     .idx = u.output_index,
+			     .dest = 0 /* P */,
+			     .at = x->at,
+			     .asset = u.asset_id,
+			     .amount = u.out.amount,
+			     .otype = u.out.type_id,
+			     .locktime = u.out.owners.locktime,
 			     .stake_lock = u.out.type_id == 22 ? u.out.lock_locktime : 0,
-			     .threshold = u.out.owners.threshold, .naddrs = u.out.owners.naddrs, .addrs = u.out.owners.addrs,
+			     .threshold = u.out.owners.threshold,
+			     .naddrs = u.out.owners.naddrs,
+			     .addrs = u.out.owners.addrs,
 			     .reward = kind };
 		sl_avax_utxo_id(u.tx_id, u.output_index, o.id);
 		if ((e = put_out(c, &o)))
@@ -411,9 +439,10 @@ static sl_err put_stake_end(sl_conn *c, ix_batch *b, const ix_stake_end *x)
 	return SL_OK;
 }
 
-sl_err ix_write(sl_conn *c, ix_batch *b)
+/* Every row of a batch, inside the caller's transaction. */
+static sl_err put_rows(sl_conn *c, ix_batch *b)
 {
-	sl_err e = sl_conn_begin(c);
+	sl_err e = SL_OK;
 	for (size_t i = 0; !e && i < b->blocks.n; i++)
 		e = put_block(c, &b->blocks.v[i]);
 	for (size_t i = 0; !e && i < b->txs.n; i++)
@@ -434,6 +463,14 @@ sl_err ix_write(sl_conn *c, ix_batch *b)
 		e = put_staker(c, &b->stakers.v[i]);
 	for (size_t i = 0; !e && i < b->stake_ends.n; i++)
 		e = put_stake_end(c, b, &b->stake_ends.v[i]);
+	return e;
+}
+
+sl_err ix_write(sl_conn *c, ix_batch *b)
+{
+	sl_err e = sl_conn_begin(c);
+	if (!e)
+		e = put_rows(c, b);
 	if (!e) {
 		sl_stmt *s = sl_stmt_get(c, &q_cursor);
 		if (!s)
@@ -442,6 +479,28 @@ sl_err ix_write(sl_conn *c, ix_batch *b)
 			sl_bind_i64(s, 0, b->kind);
 			sl_bind_i64(s, 1, (int64_t)b->next);
 			sl_bind_blob(s, 2, b->last_id, 32);
+			e = sl_stmt_exec(s);
+		}
+	}
+	if (!e)
+		return sl_conn_commit(c);
+	sl_conn_rollback(c);
+	return e;
+}
+
+static const sl_sql q_genesis = { "INSERT INTO meta (key, value) VALUES ('genesis', ?)" };
+
+sl_err ix_write_genesis(sl_conn *c, ix_batch *b, const uint8_t hash[32])
+{
+	sl_err e = sl_conn_begin(c);
+	if (!e)
+		e = put_rows(c, b);
+	if (!e) {
+		sl_stmt *s = sl_stmt_get(c, &q_genesis);
+		if (!s)
+			e = SL_ERR_STORE;
+		else {
+			sl_bind_blob(s, 0, hash, 32);
 			e = sl_stmt_exec(s);
 		}
 	}

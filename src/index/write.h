@@ -11,5 +11,8 @@
 
 /* Apply b and set its index's cursor to b->next; all or nothing. sl_conn_error(c) says why. */
 SL_MUST_USE sl_err ix_write(sl_conn *c, ix_batch *b);
+/* The rows of a genesis batch and the genesis file's hash (meta 'genesis'), in one transaction;
+ * the cursors stay as they are. */
+SL_MUST_USE sl_err ix_write_genesis(sl_conn *c, ix_batch *b, const uint8_t hash[32]);
 
 #endif

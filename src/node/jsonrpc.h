@@ -17,6 +17,7 @@
 #define SL_NODE_JSONRPC_H
 
 #include "http/server.h"
+#include "util/compat.h"
 #include "util/gofmt.h"
 #include "util/jw.h"
 
@@ -50,8 +51,6 @@ typedef struct sl_rpc_val {
 	const char **strs;
 	size_t nstrs;
 } sl_rpc_val;
-
-typedef enum sl_compat { SL_COMPAT_SPEC, SL_COMPAT_UPSTREAM } sl_compat;
 
 typedef struct sl_rpc_call {
 	void *ctx;		/* the service's context */

@@ -110,6 +110,7 @@ sl_err sl_node_metrics_init(sl_node *n)
 	if (!n->m_requests || !n->m_latency || !n->m_appended)
 		return SL_ERR_NOMEM;
 	sl_metrics_collector(n->metrics, collect, n);
+	sl_metrics_collector(n->metrics, sl_http_metrics, &n->http);
 	sl_metrics_collector(n->metrics, sl_metrics_process, NULL);
 	return SL_OK;
 }

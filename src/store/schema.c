@@ -115,6 +115,10 @@ static const char *const v1[] = {
 	"committed {int})",
 	"CREATE INDEX stakers_node ON stakers (node, seq)",
 
+	/* The P-chain txs about each L1 validation (codec/l1.h says which), for l1ValidationId. */
+	"CREATE TABLE l1_txs (vid {blob} NOT NULL, seq {int} NOT NULL, ts {int} NOT NULL, type {int} NOT NULL, "
+	"PRIMARY KEY (vid, seq)) {without_rowid}",
+
 	/* Reward UTXOs paid for a staking tx (platform.getRewardUTXOs of the node). */
 	"CREATE TABLE rewards (staking_tx {blob} NOT NULL, utxo {blob} NOT NULL, type {int} NOT NULL, "
 	"PRIMARY KEY (staking_tx, utxo)) {without_rowid}",

@@ -1,8 +1,10 @@
 #include "util/buf.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 void sl_buf_init(sl_buf *b, size_t max) { *b = (sl_buf){ .max = max }; }
 
@@ -144,4 +146,28 @@ void sl_buf_add_hex(sl_buf *b, const uint8_t *p, size_t n)
 	}
 	b->len += 2 * n;
 	b->p[b->len] = 0;
+}
+
+sl_err sl_buf_read_file(sl_buf *b, const char *path, char err[256])
+{
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		snprintf(err, 256, "%s: %s", path, strerror(errno));
+		return SL_ERR_IO;
+	}
+	uint8_t chunk[65536];
+	size_t n;
+	while (!b->err && (n = fread(chunk, 1, sizeof chunk, f)) > 0)
+		sl_buf_add(b, chunk, n);
+	bool failed = ferror(f);
+	fclose(f);
+	if (b->err) {
+		snprintf(err, 256, "%s: larger than %zu bytes", path, b->max);
+		return b->err;
+	}
+	if (failed) {
+		snprintf(err, 256, "%s: cannot read it", path);
+		return SL_ERR_IO;
+	}
+	return SL_OK;
 }

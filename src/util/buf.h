@@ -35,6 +35,8 @@ void sl_buf_addf(sl_buf *b, const char *fmt, ...) SL_PRINTF(2, 3);
 void sl_buf_add_u64(sl_buf *b, uint64_t v); /* decimal */
 void sl_buf_add_i64(sl_buf *b, int64_t v);
 void sl_buf_add_hex(sl_buf *b, const uint8_t *p, size_t n); /* lower case, no prefix */
+/* Append a whole file; a file larger than the buffer's max is refused. err: the reason. */
+SL_MUST_USE sl_err sl_buf_read_file(sl_buf *b, const char *path, char err[256]);
 
 static inline const char *sl_buf_str(const sl_buf *b) { return b->p ? (const char *)b->p : ""; }
 

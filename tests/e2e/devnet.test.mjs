@@ -59,7 +59,7 @@ async function decodeMany(items, jobs = 2) {
     let stdout = '', stderr = '';
     p.stdout.on('data', (d) => { stdout += d; });
     p.stderr.on('data', (d) => { stderr += d; });
-    p.on('exit', (code) => { res[i] = { code, stdout, stderr }; resolve(); });
+    p.on('close', (code) => { res[i] = { code, stdout, stderr }; resolve(); });
   });
   const worker = async () => { while (next < items.length) await one(next++); };
   await Promise.all(Array.from({ length: jobs }, worker));

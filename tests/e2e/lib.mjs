@@ -57,7 +57,7 @@ export function runNode(args, { bin = BIN, timeoutMs = 30000 } = {}) {
     proc.stdout.on('data', (d) => { out += d; });
     proc.stderr.on('data', (d) => { out += d; });
     const t = setTimeout(() => { proc.kill('SIGKILL'); reject(new Error(`still running after ${timeoutMs} ms:\n${out}`)); }, timeoutMs);
-    proc.on('exit', (code) => { clearTimeout(t); resolve({ code, out }); });
+    proc.on('close', (code) => { clearTimeout(t); resolve({ code, out }); });
   });
 }
 

@@ -1,0 +1,224 @@
+/*
+ * balances.c — GET …/blockchains/{blockchainId}/balances (spec 000 §4.5):
+ * the balances of addresses on a chain, as they were at blockTimestamp
+ * (default: now), computed from the UTXOs the addresses owned then.
+ *
+ * A UTXO counts at time t when it was made at or before t and not spent at
+ * or before t; owned by two of the addresses, it counts once. Buckets
+ * (data-api.md §6):
+ *   P  unlockedUnstaked, lockedPlatform (owners' locktime ahead),
+ *      lockedStakeable (a stakeable lock ahead), pendingStaked (stake whose
+ *      period has not begun), lockedStaked / unlockedStaked (stake in its
+ *      period, locked or not once it returns); stake counts as staked until
+ *      the RewardValidatorTx returns it
+ *   X  unlocked, locked
+ *   all  atomicMemoryUnlocked / atomicMemoryLocked: exported to this chain and
+ *      not yet imported, per source chain (sharedWithChainId); on the P-chain
+ *      their status is "pending" (waiting to be imported)
+ * The C-chain has only the atomic ones (its EVM balances are another endpoint).
+ */
+#include "api/internal.h"
+
+#include <time.h>
+
+#include "codec/avax.h"
+
+#define MAX_ROWS_PER_ADDRESS 1000000 /* a balance scans an address's UTXOs: bounded work per request */
+
+enum {
+	B_UNLOCKED_UNSTAKED,
+	B_UNLOCKED_STAKED,
+	B_LOCKED_PLATFORM,
+	B_LOCKED_STAKEABLE,
+	B_LOCKED_STAKED,
+	B_PENDING_STAKED,
+	B_ATOMIC_UNLOCKED,
+	B_ATOMIC_LOCKED,
+	B__COUNT
+};
+
+typedef struct entry {
+	uint8_t asset[32];
+	int shared; /* atomic buckets: the source chain; else -1 */
+	uint64_t amount, count;
+} entry;
+
+typedef struct bucket {
+	entry v[64];
+	size_t n;
+} bucket;
+
+static void add(bucket *b, const uint8_t asset[32], int shared, uint64_t amount)
+{
+	for (size_t i = 0; i < b->n; i++)
+		if (b->v[i].shared == shared && !memcmp(b->v[i].asset, asset, 32)) {
+			b->v[i].amount = b->v[i].amount + amount < amount ? UINT64_MAX
+									  : b->v[i].amount + amount;
+			b->v[i].count++;
+			return;
+		}
+	if (b->n < SL_ARRAY_LEN(b->v)) {
+		entry *e = &b->v[b->n++];
+		memcpy(e->asset, asset, 32);
+		e->shared = shared;
+		e->amount = amount;
+		e->count = 1;
+	}
+}
+
+static const sl_sql q_owned = {
+	"SELECT id, created, asset, amount, otype, locktime, stake_lock, staked, stake_start, "
+	"stake_end, unstaked, cts FROM addr_utxos WHERE chain = ? AND addr = ? AND ts <= ?"
+};
+
+static int cmp_id(const void *a, const void *b) { return memcmp(a, b, 32); }
+
+static void write_bucket(api_req *r, const char *key, const bucket *b, bool shared, bool status)
+{
+	sl_jw_key(&r->w, key);
+	sl_jw_arr(&r->w);
+	for (size_t i = 0; i < b->n; i++) {
+		const entry *e = &b->v[i];
+		api_asset a;
+		api_asset_get(r, e->asset, &a);
+		sl_jw *w = &r->w;
+		sl_jw_obj(w);
+		sl_jw_key(w, "assetId");
+		api_write_id(r, e->asset);
+		sl_jw_key(w, "name");
+		sl_jw_str(w, a.name);
+		sl_jw_key(w, "symbol");
+		sl_jw_str(w, a.symbol);
+		sl_jw_key(w, "denomination");
+		sl_jw_u64(w, a.denomination);
+		sl_jw_key(w, "type");
+		sl_jw_str(w, a.nft ? "nft" : "secp256k1");
+		sl_jw_key(w, "amount");
+		sl_jw_u64s(w, e->amount);
+		sl_jw_key(w, "utxoCount");
+		sl_jw_u64(w, e->count);
+		if (shared) {
+			sl_jw_key(w, "sharedWithChainId");
+			sl_jw_str(w, api_chain_id(r, e->shared));
+		}
+		if (status) {
+			sl_jw_key(w, "status");
+			sl_jw_str(w, "pending");
+		}
+		sl_jw_obj_end(w);
+	}
+	sl_jw_arr_end(&r->w);
+}
+
+int api_get_balances(api_req *r)
+{
+	const api_val *addrs = api_arg(r, "addresses"), *at = api_arg(r, "blockTimestamp");
+	if (!addrs->set || !addrs->naddrs)
+		return api_fail(r, 400, "addresses is required: the balances of which addresses?");
+	int64_t t = at->set ? at->i : (int64_t)time(NULL);
+	bucket *b = sl_arena_zalloc(r->arena, B__COUNT * sizeof *b);
+	/* the ids already counted, for UTXOs owned by more than one of the addresses */
+	size_t cap = 4096, nseen = 0;
+	uint8_t(*seen)[32] = malloc(cap * 32);
+	if (!b || !seen) {
+		free(seen);
+		return api_fail(r, 500, "out of memory");
+	}
+	sl_err e = SL_OK;
+	for (size_t a = 0; !e && a < addrs->naddrs; a++) {
+		if (addrs->addrs[a].evm)
+			continue;
+		sl_stmt *s = sl_stmt_get(r->db, &q_owned);
+		if (!s) {
+			e = SL_ERR_STORE;
+			break;
+		}
+		sl_bind_i64(s, 0, r->chain);
+		sl_bind_blob(s, 1, addrs->addrs[a].bytes, 20);
+		sl_bind_i64(s, 2, t);
+		size_t rows = 0;
+		size_t first = nseen; /* ids of earlier addresses are sorted in seen[0..first) */
+		if ((e = sl_stmt_query(s)))
+			break;
+		while (sl_stmt_next(s, &e)) {
+			if (++rows > MAX_ROWS_PER_ADDRESS) {
+				free(seen);
+				return api_fail(
+					r, 400,
+					"addresses: an address with more than %d UTXOs; ask for it at a "
+					"time with fewer, or use the UTXO list",
+					MAX_ROWS_PER_ADDRESS);
+			}
+			if (!sl_col_null(s, 11) && sl_col_i64(s, 11) <= t)
+				continue; /* spent by then */
+			size_t n;
+			const uint8_t *id = sl_col_blob(s, 0, &n), *asset;
+			if (n != 32)
+				continue;
+			if (first && bsearch(id, seen, first, 32, cmp_id))
+				continue; /* counted for an earlier address */
+			if (nseen == cap) {
+				uint8_t(*grown)[32] = realloc(seen, 2 * cap * 32);
+				if (!grown) {
+					free(seen);
+					return api_fail(r, 500, "out of memory");
+				}
+				seen = grown;
+				cap *= 2;
+			}
+			memcpy(seen[nseen++], id, 32);
+			int created = (int)sl_col_i64(s, 1);
+			asset = sl_col_blob(s, 2, &n);
+			if (n != 32)
+				continue;
+			uint64_t amount = sl_col_u64be(s, 3);
+			uint32_t otype = (uint32_t)sl_col_i64(s, 4);
+			int64_t locktime = sl_col_i64(s, 5), stake_lock = sl_col_i64(s, 6);
+			bool staked = sl_col_i64(s, 7) != 0;
+			int64_t start = sl_col_i64(s, 8),
+				unstaked = sl_col_null(s, 10) ? INT64_MAX : sl_col_i64(s, 10);
+			bool locked = locktime > t,
+			     stake_locked = otype == SL_T_STAKEABLE_LOCK_OUT && stake_lock > t;
+			int k;
+			if (created != r->chain)
+				k = locked ? B_ATOMIC_LOCKED : B_ATOMIC_UNLOCKED;
+			else if (r->chain != API_P)
+				k = locked ? B_LOCKED_PLATFORM : B_UNLOCKED_UNSTAKED;
+			else if (staked && t < unstaked)
+				k = t < start		     ? B_PENDING_STAKED
+				    : locked || stake_locked ? B_LOCKED_STAKED
+							     : B_UNLOCKED_STAKED;
+			else
+				k = locked	   ? B_LOCKED_PLATFORM
+				    : stake_locked ? B_LOCKED_STAKEABLE
+						   : B_UNLOCKED_UNSTAKED;
+			add(&b[k], asset, k >= B_ATOMIC_UNLOCKED ? created : -1, amount);
+		}
+		if (!e)
+			qsort(seen, nseen, 32, cmp_id);
+	}
+	free(seen);
+	if (e)
+		return api_fail_store(r, e);
+	sl_jw *w = &r->w;
+	sl_jw_obj(w);
+	sl_jw_key(w, "balances");
+	sl_jw_obj(w);
+	if (r->chain == API_P) {
+		write_bucket(r, "unlockedUnstaked", &b[B_UNLOCKED_UNSTAKED], false, false);
+		write_bucket(r, "unlockedStaked", &b[B_UNLOCKED_STAKED], false, false);
+		write_bucket(r, "lockedPlatform", &b[B_LOCKED_PLATFORM], false, false);
+		write_bucket(r, "lockedStakeable", &b[B_LOCKED_STAKEABLE], false, false);
+		write_bucket(r, "lockedStaked", &b[B_LOCKED_STAKED], false, false);
+		write_bucket(r, "pendingStaked", &b[B_PENDING_STAKED], false, false);
+	} else if (r->chain == API_X) {
+		write_bucket(r, "locked", &b[B_LOCKED_PLATFORM], false, false);
+		write_bucket(r, "unlocked", &b[B_UNLOCKED_UNSTAKED], false, false);
+	}
+	write_bucket(r, "atomicMemoryUnlocked", &b[B_ATOMIC_UNLOCKED], true, r->chain == API_P);
+	write_bucket(r, "atomicMemoryLocked", &b[B_ATOMIC_LOCKED], true, r->chain == API_P);
+	sl_jw_obj_end(w);
+	api_chain_info(r);
+	sl_jw_obj_end(w);
+	return 0;
+}

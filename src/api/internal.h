@@ -1,0 +1,265 @@
+/*
+ * internal.h — the Data API's handler pattern; for src/api/ only.
+ *
+ * A route is a row of a table (routes.c): method, path pattern, the chains
+ * its {blockchainId} may name, its parameters, its handler. Before a handler
+ * runs, api.c has matched the route, checked the network and the chain,
+ * parsed and validated every parameter (params.c: a bad one is a 400 whose
+ * message names it and says what it accepts), borrowed a store connection
+ * and opened the JSON writer on the response. A handler then reads its
+ * arguments (api_arg), queries the store, writes one JSON object with the
+ * writer (render.c has the shared shapes) and returns 0, or fails through
+ * api_fail() — the one place a status and an ErrorBody are made.
+ *
+ * Paging: a handler that lists reads its cursor from the page token
+ * (api_page_cursor; a forged, stale or foreign token has already failed the
+ * request) and, when more items follow, writes the next token
+ * (api_page_next) — token.c signs the cursor together with the list's
+ * identity (route, network, chain, every parameter but pageToken and
+ * pageSize), so a token is only good for the list it came from.
+ */
+#ifndef SL_API_INTERNAL_H
+#define SL_API_INTERNAL_H
+
+#include <pthread.h>
+
+#include "api/api.h"
+#include "http/server.h"
+#include "store/sql.h"
+#include "util/jw.h"
+#include "util/log.h"
+
+/* Limits of this API (docs/api.md lists them). */
+#define API_MAX_ADDRESSES_GET 64    /* addresses in a GET query */
+#define API_MAX_ADDRESSES_POST 1024 /* addresses in the POST utxos body */
+#define API_MAX_NODE_IDS 64
+#define API_MAX_QUERY_PARAMS 64
+#define API_MAX_TOKEN 512	    /* characters of a page token */
+#define API_TOKEN_TTL_S (24 * 3600) /* page tokens expire after a day */
+#define API_TX_PAGE_MAX_UTXOS 4096  /* rule 2 of spec 000 §4.3: UTXOs in one page of txs */
+#define API_CURSOR_MAX 96	    /* bytes of a page cursor */
+
+enum { API_P = 0, API_X = 1, API_C = 2 };
+#define API_CHAIN(c) (1u << (c))
+#define API_ALL_CHAINS (API_CHAIN(API_P) | API_CHAIN(API_X) | API_CHAIN(API_C))
+
+typedef enum api_pkind {
+	AP_INT,	   /* an integer in [min, max] */
+	AP_BOOL,   /* true | false */
+	AP_ENUM,   /* one of values[] */
+	AP_STRING, /* text of at most max bytes */
+	AP_ADDRESSES, /* comma-separated addresses of this network (P-/X-/C- prefix optional); 0x too with AP_EVM */
+	AP_NODE_IDS, /* comma-separated node ids or parts of them */
+	AP_TX_TYPES, /* PrimaryNetworkTxType names, repeated or comma-separated */
+	AP_ID,	     /* a cb58 32-byte id */
+	AP_NODE_ID,  /* NodeID-… */
+	AP_AMOUNT,   /* an unsigned integer (JSON number or decimal string) in [min, umax] */
+	AP_PAGE_TOKEN,
+} api_pkind;
+
+#define AP_EVM 1u /* AP_ADDRESSES: 0x EVM addresses are accepted too */
+
+typedef struct api_param {
+	const char *name;
+	api_pkind kind;
+	bool required;
+	int64_t min, max;	   /* INT bounds; STRING: max length; lists: most items */
+	int64_t def;		   /* INT: when absent */
+	const char *const *values; /* ENUM, NULL-terminated */
+	uint64_t umax;		   /* AMOUNT */
+	unsigned flags;
+} api_param;
+
+typedef struct api_addr {
+	uint8_t bytes[20];
+	bool evm;
+} api_addr;
+
+typedef struct api_val {
+	bool set;
+	int64_t i;  /* INT, BOOL (0/1), ENUM (index into values) */
+	uint64_t u; /* AMOUNT */
+	const char *s;
+	size_t slen; /* STRING, PAGE_TOKEN */
+	uint8_t id[32];
+	uint8_t node[20];
+	api_addr *addrs; /* ADDRESSES */
+	size_t naddrs;
+	uint64_t tx_types; /* TX_TYPES: bit per api_tx_type_names[] entry */
+	const char **strs; /* NODE_IDS */
+	size_t nstrs;
+} api_val;
+
+/* PrimaryNetworkTxType, in the order of data-api.md §4 (bit i of api_val.tx_types). */
+extern const char *const api_tx_type_names[];
+
+typedef struct api_req api_req;
+
+typedef struct api_route {
+	const char *method;
+	const char *path; /* "/v1/networks/{network}/blockchains/{blockchainId}/utxos" */
+	const char *name; /* the route in metrics and logs */
+	unsigned chains;  /* what {blockchainId} may name (API_CHAIN bits) */
+	const api_param *params;
+	size_t nparams;
+	int (*fn)(api_req *r);
+	bool body_addresses; /* POST: a JSON body {"addresses": "a,b,…"} */
+	bool upstream_201;   /* answers 201 under compat = upstream (spec 000 says 200) */
+} api_route;
+
+/* The handlers (one file per resource). */
+int api_get_utxos(api_req *r);
+int api_post_utxos(api_req *r);
+int api_list_transactions(api_req *r);
+int api_list_asset_transactions(api_req *r);
+int api_get_balances(api_req *r);
+int api_list_vertices(api_req *r);
+int api_list_vertices_by_height(api_req *r);
+int api_list_blocks_by_node(api_req *r);
+
+extern const api_route api_routes[];
+extern const size_t api_nroutes;
+
+/* The store's network (meta "network") and what the API derives from it. */
+typedef struct api_net {
+	char name[32]; /* "mainnet", "fuji", "local", ... */
+	uint32_t id;
+	char hrp[16];
+	uint8_t chain[3][32];
+	char chain_str[3][64];
+	uint8_t avax[32];
+} api_net;
+
+struct sl_api_keys;
+struct sl_ratelimit;
+struct api_assets;
+
+struct sl_api {
+	sl_api_config cfg;
+	struct sl_http_server *http;
+	sl_db *db;
+	api_net net;
+	uint8_t secret[32]; /* page tokens */
+	struct sl_api_keys *keys;
+	struct sl_ratelimit *limits;
+	struct api_assets *assets;
+	sl_metrics *metrics;
+	bool own_metrics;
+	sl_metric_family *m_requests, *m_latency;
+	sl_logger *log, *log_access;
+};
+
+struct api_req {
+	sl_api *api;
+	const sl_http_req *http;
+	sl_http_resp *resp;
+	sl_arena *arena;
+	const api_route *route;
+	api_val *v;	       /* one per route parameter, in table order */
+	const char *network;   /* as the request named it ("testnet" stays "testnet") */
+	int chain;	       /* {blockchainId} resolved: API_P, API_X, API_C; -1 when the route has none */
+	const char *chain_raw; /* {blockchainId} as sent */
+	const char *assetId, *nodeId; /* other path variables, raw */
+	sl_conn *db;
+	sl_jw w;
+	uint8_t list_id[16];
+	int status;
+	bool failed;
+};
+
+/* Fail: a status and an ErrorBody whose message is printf-formatted. Returns -1. */
+int api_fail(api_req *r, int status, const char *fmt, ...) SL_PRINTF(3, 4);
+/* A store error as a 500 (logged with the backend's message), or 503 when the store is away. */
+int api_fail_store(api_req *r, sl_err e);
+/* The reason phrase of a status ("Bad Request", …). */
+const char *api_reason(int status);
+/* Write an ErrorBody {"message","statusCode","error"} into a response. */
+void api_error_body(sl_http_resp *resp, int status, const char *message);
+
+/* The argument of parameter `name` of the route (asserts the route has it). */
+const api_val *api_arg(const api_req *r, const char *name);
+
+/* ---- params.c ---- */
+/* Parse the query (and the POST body) against the route's parameters into r->v; false after api_fail. */
+bool api_params_parse(api_req *r);
+/* Parse one address of this network (with or without a chain prefix); false when it is not one. */
+bool api_parse_address(const api_net *net, const char *s, size_t n, bool evm_ok, api_addr *out,
+		       char why[128]);
+
+/* ---- token.c ---- */
+/*
+ * The cursor of the page token, if any: *len = 0 without one. False after api_fail when the token
+ * is not one this list issued (forged, expired, of another list).
+ */
+bool api_page_cursor(api_req *r, uint8_t cursor[API_CURSOR_MAX], size_t *len);
+/* Write "nextPageToken": "<token for this list and cursor>" into the open object. */
+void api_page_next(api_req *r, const uint8_t *cursor, size_t len);
+
+/* ---- render.c ---- */
+/* "chainInfo": {"chainName", "network"} into the open object. */
+void api_chain_info(api_req *r);
+/* The cb58 text of a chain's id. */
+const char *api_chain_id(const api_req *r, int chain);
+/* An AssetAmount object for an asset and an amount (asset details from the store, cached). */
+void api_asset_amount(api_req *r, const uint8_t asset[32], uint64_t amount, const char *extra_key,
+		      int64_t extra);
+/* An address as the API writes it: "<hrp>1…" (no chain prefix), or 0x… for EVM addresses. */
+void api_write_address(api_req *r, const uint8_t addr[20]);
+/* An id in cb58 (a JSON string). */
+void api_write_id(api_req *r, const uint8_t id[32]);
+/* Decimal string of a u64. */
+void api_write_u64s(api_req *r, uint64_t v);
+
+typedef struct api_asset {
+	uint8_t id[32];
+	char name[128], symbol[16];
+	uint8_t denomination;
+	bool nft, variable_cap;
+	int64_t created_ts;
+	bool known;
+} api_asset;
+/* An asset's details (cached); an unknown asset reads as "Unknown". */
+void api_asset_get(api_req *r, const uint8_t id[32], api_asset *out);
+struct api_assets *api_assets_new(void);
+void api_assets_free(struct api_assets *a);
+
+/* ---- utxos.c: a UTXO as every endpoint shows it ---- */
+typedef struct api_utxo {
+	uint8_t id[32], tx[32], asset[32], ctx[32];
+	uint32_t idx, otype, threshold, naddrs, group_id;
+	int created, dest, cchain, reward;
+	uint64_t amount, locktime, stake_lock, height, cheight;
+	uint8_t *addrs, *payload; /* arena */
+	size_t payload_len;
+	bool staked, in_block, consumed, c_in_block;
+	int64_t stake_start, stake_end, ts, cts, unstaked;
+} api_utxo;
+/* The columns api_utxo_read reads, in its order (the same names in utxos and addr_utxos, but
+ * `created`/`chain`: utxos calls them chain/dest — select them with these names). */
+#define API_UTXO_COLS                                                                                           \
+	"id, tx, idx, created, chain, asset, amount, otype, locktime, stake_lock, threshold, addrs, group_id, " \
+	"payload, staked, stake_start, stake_end, reward, height, ts, ctx, cheight, cts, cchain, unstaked"
+#define API_UTXO_NCOLS 25
+void api_utxo_read(sl_stmt *s, int c0, api_utxo *u, sl_arena *a);
+/* A PChainUtxo (pchain) or a Utxo of the X- and C-chain shapes; extra (may be NULL) adds keys before it closes. */
+void api_utxo_write(api_req *r, const api_utxo *u, bool pchain, void (*extra)(api_req *r, void *ctx),
+		    void *ctx);
+
+/* ---- keys.c, ratelimit.c ---- */
+typedef struct sl_api_key {
+	char name[64];
+	uint8_t hash[32];
+	double rate, burst; /* 0: the configured default for keys */
+} sl_api_key;
+struct sl_api_keys *api_keys_load(const char *path, char err[512]);
+void api_keys_free(struct sl_api_keys *k);
+/* The key whose sha256 is that of `key`, or NULL. */
+const sl_api_key *api_keys_find(const struct sl_api_keys *k, const char *key, size_t n);
+
+struct sl_ratelimit *api_ratelimit_new(void);
+void api_ratelimit_free(struct sl_ratelimit *rl);
+/* Take one token from the bucket named `who`; false with *retry_after (seconds) when it is empty. */
+bool api_ratelimit_take(struct sl_ratelimit *rl, const char *who, double rate, double burst,
+			int *retry_after);
+
+#endif

@@ -1,0 +1,143 @@
+/*
+ * render.c — the shapes every list shares: chainInfo, AssetAmount,
+ * addresses and ids as the Data API writes them (docs/reference/data-api.md
+ * §3, §6): amounts and block numbers as decimal strings, times and counts as
+ * numbers, addresses as "<hrp>1…" without a chain prefix.
+ */
+#include "api/internal.h"
+
+#include "crypto/addr.h"
+#include "crypto/cb58.h"
+
+#define ASSET_CACHE 4096 /* assets kept (open addressing; a full cache just stops caching) */
+
+struct api_assets {
+	pthread_rwlock_t lock;
+	api_asset slot[ASSET_CACHE];
+	size_t n;
+};
+
+struct api_assets *api_assets_new(void)
+{
+	struct api_assets *a = calloc(1, sizeof *a);
+	if (a)
+		pthread_rwlock_init(&a->lock, NULL);
+	return a;
+}
+
+void api_assets_free(struct api_assets *a)
+{
+	if (!a)
+		return;
+	pthread_rwlock_destroy(&a->lock);
+	free(a);
+}
+
+static const sl_sql q_asset = { "SELECT name, symbol, denomination, type, cap, ts FROM assets WHERE id = ?" };
+
+void api_asset_get(api_req *r, const uint8_t id[32], api_asset *out)
+{
+	struct api_assets *c = r->api->assets;
+	size_t h = sl_be32(id) % ASSET_CACHE;
+	pthread_rwlock_rdlock(&c->lock);
+	for (size_t i = 0; i < ASSET_CACHE; i++) {
+		const api_asset *s = &c->slot[(h + i) % ASSET_CACHE];
+		if (!s->known)
+			break;
+		if (!memcmp(s->id, id, 32)) {
+			*out = *s;
+			pthread_rwlock_unlock(&c->lock);
+			return;
+		}
+	}
+	pthread_rwlock_unlock(&c->lock);
+	*out = (api_asset){ .denomination = 0 };
+	memcpy(out->id, id, 32);
+	snprintf(out->name, sizeof out->name, "Unknown");
+	snprintf(out->symbol, sizeof out->symbol, "UNKNOWN");
+	sl_stmt *s = sl_stmt_get(r->db, &q_asset);
+	sl_err e = SL_OK;
+	if (!s)
+		return;
+	sl_bind_blob(s, 0, id, 32);
+	if (sl_stmt_query(s) || !sl_stmt_next(s, &e))
+		return; /* not (yet) indexed: shown as unknown, not cached */
+	size_t n;
+	const char *t = sl_col_text(s, 0, &n);
+	snprintf(out->name, sizeof out->name, "%.*s", (int)SL_MIN(n, sizeof out->name - 1), t);
+	t = sl_col_text(s, 1, &n);
+	snprintf(out->symbol, sizeof out->symbol, "%.*s", (int)SL_MIN(n, sizeof out->symbol - 1), t);
+	out->denomination = (uint8_t)sl_col_i64(s, 2);
+	out->nft = sl_col_i64(s, 3) == 1;
+	out->variable_cap = sl_col_i64(s, 4) == 1;
+	out->created_ts = sl_col_i64(s, 5);
+	out->known = true;
+	pthread_rwlock_wrlock(&c->lock);
+	if (c->n < ASSET_CACHE / 2) /* at most half full: probes stay short */
+		for (size_t i = 0; i < ASSET_CACHE; i++) {
+			api_asset *slot = &c->slot[(h + i) % ASSET_CACHE];
+			if (slot->known && !memcmp(slot->id, id, 32))
+				break;
+			if (!slot->known) {
+				*slot = *out;
+				c->n++;
+				break;
+			}
+		}
+	pthread_rwlock_unlock(&c->lock);
+}
+
+void api_asset_amount(api_req *r, const uint8_t asset[32], uint64_t amount, const char *extra_key,
+		      int64_t extra)
+{
+	api_asset a;
+	api_asset_get(r, asset, &a);
+	sl_jw *w = &r->w;
+	sl_jw_obj(w);
+	sl_jw_key(w, "assetId");
+	sl_jw_cb58(w, asset, 32);
+	sl_jw_key(w, "name");
+	sl_jw_str(w, a.name);
+	sl_jw_key(w, "symbol");
+	sl_jw_str(w, a.symbol);
+	sl_jw_key(w, "denomination");
+	sl_jw_u64(w, a.denomination);
+	sl_jw_key(w, "type");
+	sl_jw_str(w, a.nft ? "nft" : "secp256k1");
+	sl_jw_key(w, "amount");
+	sl_jw_u64s(w, amount);
+	if (extra_key) {
+		sl_jw_key(w, extra_key);
+		sl_jw_i64(w, extra);
+	}
+	sl_jw_obj_end(w);
+}
+
+static const char *const chain_names[3] = { "p-chain", "x-chain", "c-chain" };
+
+void api_chain_info(api_req *r)
+{
+	sl_jw_key(&r->w, "chainInfo");
+	sl_jw_obj(&r->w);
+	sl_jw_key(&r->w, "chainName");
+	sl_jw_str(&r->w, chain_names[r->chain >= 0 ? r->chain : 0]);
+	sl_jw_key(&r->w, "network");
+	sl_jw_str(&r->w, r->network);
+	sl_jw_obj_end(&r->w);
+}
+
+const char *api_chain_id(const api_req *r, int chain)
+{
+	return chain >= 0 && chain < 3 ? r->api->net.chain_str[chain] : "";
+}
+
+void api_write_address(api_req *r, const uint8_t addr[20])
+{
+	sl_jw_value(&r->w);
+	sl_buf_addc(r->w.out, '"');
+	sl_bech32_write(r->w.out, r->api->net.hrp, addr, 20);
+	sl_buf_addc(r->w.out, '"');
+}
+
+void api_write_id(api_req *r, const uint8_t id[32]) { sl_jw_cb58(&r->w, id, 32); }
+void api_write_u64s(api_req *r, uint64_t v) { sl_jw_u64s(&r->w, v); }

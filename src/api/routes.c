@@ -1,0 +1,122 @@
+/*
+ * routes.c — every route of the Data API, as a table: path, chains, the
+ * parameters with their rules (spec 000 §4 and §8, data-api.md §5), the
+ * handler. Adding an endpoint is a row here and a handler in the file named
+ * after its resource.
+ */
+#include "api/internal.h"
+
+static const char *const sort_orders[] = { "asc", "desc", NULL };
+static const char *const utxo_sorts[] = { "timestamp", "amount", NULL };
+
+#define PAGE_TOKEN                                         \
+	{                                                  \
+		.name = "pageToken", .kind = AP_PAGE_TOKEN \
+	}
+#define PAGE_SIZE(most, dflt)                                                              \
+	{                                                                                  \
+		.name = "pageSize", .kind = AP_INT, .min = 1, .max = (most), .def = (dflt) \
+	}
+#define SORT_ORDER(dflt)                                                                   \
+	{                                                                                  \
+		.name = "sortOrder", .kind = AP_ENUM, .values = sort_orders, .def = (dflt) \
+	}
+#define TIMESTAMP(nm)                                                  \
+	{                                                              \
+		.name = nm, .kind = AP_INT, .min = 0, .max = INT64_MAX \
+	}
+#define ADDRESSES(most, fl)                                                             \
+	{                                                                               \
+		.name = "addresses", .kind = AP_ADDRESSES, .max = (most), .flags = (fl) \
+	}
+
+static const api_param p_utxos_get[] = {
+	ADDRESSES(API_MAX_ADDRESSES_GET, 0),
+	PAGE_TOKEN,
+	PAGE_SIZE(100, 10),
+	{ .name = "assetId", .kind = AP_ID },
+	{ .name = "minUtxoAmount", .kind = AP_AMOUNT, .umax = UINT64_MAX },
+	{ .name = "includeSpent", .kind = AP_BOOL },
+	{ .name = "sortBy", .kind = AP_ENUM, .values = utxo_sorts },
+	SORT_ORDER(0),
+};
+
+static const api_param p_utxos_post[] = {
+	ADDRESSES(API_MAX_ADDRESSES_POST, 0),
+	PAGE_TOKEN,
+	PAGE_SIZE(1024, 10),
+	{ .name = "assetId", .kind = AP_ID },
+	{ .name = "minUtxoAmount", .kind = AP_AMOUNT, .umax = UINT64_MAX },
+	{ .name = "includeSpent", .kind = AP_BOOL },
+	{ .name = "sortBy", .kind = AP_ENUM, .values = utxo_sorts },
+	SORT_ORDER(0),
+};
+
+static const api_param p_txs[] = {
+	ADDRESSES(API_MAX_ADDRESSES_GET, AP_EVM),
+	{ .name = "l1ValidationId", .kind = AP_ID },
+	{ .name = "txTypes", .kind = AP_TX_TYPES },
+	TIMESTAMP("startTimestamp"),
+	TIMESTAMP("endTimestamp"),
+	PAGE_TOKEN,
+	PAGE_SIZE(100, 10),
+	SORT_ORDER(1),
+};
+
+static const api_param p_asset_txs[] = {
+	{ .name = "assetId", .kind = AP_ID, .required = true },
+	{ .name = "txTypes", .kind = AP_TX_TYPES },
+	TIMESTAMP("startTimestamp"),
+	TIMESTAMP("endTimestamp"),
+	PAGE_TOKEN,
+	PAGE_SIZE(100, 10),
+};
+
+static const api_param p_balances[] = {
+	TIMESTAMP("blockTimestamp"),
+	ADDRESSES(API_MAX_ADDRESSES_GET, 0),
+};
+
+static const api_param p_vertices[] = {
+	PAGE_TOKEN,
+	PAGE_SIZE(100, 10),
+};
+
+static const api_param p_vertices_height[] = {
+	{ .name = "vertexHeight", .kind = AP_INT, .required = true, .min = 0, .max = INT64_MAX },
+	PAGE_TOKEN,
+	PAGE_SIZE(100, 10),
+	SORT_ORDER(1),
+};
+
+static const api_param p_node_blocks[] = {
+	{ .name = "nodeId", .kind = AP_NODE_ID, .required = true },
+	TIMESTAMP("startTimestamp"),
+	TIMESTAMP("endTimestamp"),
+	PAGE_TOKEN,
+	PAGE_SIZE(100, 10),
+};
+
+#define NET "/v1/networks/{network}"
+#define CHAIN NET "/blockchains/{blockchainId}"
+#define ROUTE(m, pth, nm, ch, ps, handler, ...)                                   \
+	{                                                                         \
+		.method = m, .path = pth, .name = nm, .chains = ch, .params = ps, \
+		.nparams = SL_ARRAY_LEN(ps), .fn = handler, __VA_ARGS__           \
+	}
+
+const api_route api_routes[] = {
+	ROUTE("GET", CHAIN "/utxos", "utxos", API_ALL_CHAINS, p_utxos_get, api_get_utxos),
+	ROUTE("POST", CHAIN "/utxos", "utxos:post", API_ALL_CHAINS, p_utxos_post, api_post_utxos,
+	      .body_addresses = true),
+	ROUTE("GET", CHAIN "/transactions", "transactions", API_ALL_CHAINS, p_txs, api_list_transactions),
+	ROUTE("GET", CHAIN "/assets/{assetId}/transactions", "asset_transactions", API_CHAIN(API_X),
+	      p_asset_txs, api_list_asset_transactions),
+	ROUTE("GET", CHAIN "/balances", "balances", API_ALL_CHAINS, p_balances, api_get_balances),
+	ROUTE("GET", CHAIN "/vertices", "vertices", API_CHAIN(API_X), p_vertices, api_list_vertices),
+	ROUTE("GET", CHAIN "/vertices:listByHeight", "vertices_by_height", API_CHAIN(API_X),
+	      p_vertices_height, api_list_vertices_by_height),
+	ROUTE("GET", CHAIN "/nodes/{nodeId}/blocks", "blocks_by_node", API_ALL_CHAINS, p_node_blocks,
+	      api_list_blocks_by_node),
+};
+const size_t api_nroutes = SL_ARRAY_LEN(api_routes);

@@ -1,0 +1,1061 @@
+/*
+ * transactions.c — GET …/blockchains/{blockchainId}/transactions (P, X and
+ * the C-chain's atomic txs) and GET …/assets/{assetId}/transactions (X),
+ * spec 000 §4.3.
+ *
+ * Which txs: with addresses, the txs those addresses took part in
+ * (addr_txs: owners of what a tx spends or makes, reward and subnet owners,
+ * and on the C-chain the EVM addresses of atomic txs); with l1ValidationId
+ * (P), the txs about that L1 validation (l1_txs); otherwise the chain's
+ * latest txs — and then txTypes and timestamps are refused (rule 1). Pages
+ * are ordered by seq (schema.c), latest first by default; the cursor is the
+ * last seq shown.
+ *
+ * Each tx is rendered from its bytes (every field the tx itself determines)
+ * and the UTXO rows it spends and makes. Rule 2: a page stops early when its
+ * txs' UTXOs would pass API_TX_PAGE_MAX_UTXOS.
+ */
+#include "api/internal.h"
+
+#include "codec/atomic.h"
+#include "codec/l1.h"
+#include "codec/pchain.h"
+#include "codec/xchain.h"
+#include "crypto/addr.h"
+#include "crypto/cb58.h"
+#include "crypto/hash.h"
+#include "crypto/secp.h"
+
+/* ---- tx type names and filters ---- */
+
+/* The PrimaryNetworkTxType of a codec type id on a chain; "UNKNOWN" for the rest. */
+static const char *type_name(int chain, uint32_t t)
+{
+	if (chain == API_X) {
+		static const char *const x[] = { "BaseTx", "CreateAssetTx", "OperationTx", "ImportTx",
+						 "ExportTx" };
+		return t < 5 ? x[t] : "UNKNOWN";
+	}
+	if (chain == API_C)
+		return t == 0 ? "ImportTx" : t == 1 ? "ExportTx" : "UNKNOWN";
+	switch (t) {
+	case 12: return "AddValidatorTx";
+	case 13: return "AddSubnetValidatorTx";
+	case 14: return "AddDelegatorTx";
+	case 15: return "CreateChainTx";
+	case 16: return "CreateSubnetTx";
+	case 17: return "ImportTx";
+	case 18: return "ExportTx";
+	case 19: return "AdvanceTimeTx";
+	case 20: return "RewardValidatorTx";
+	case 23: return "RemoveSubnetValidatorTx";
+	case 24: return "TransformSubnetTx";
+	case 25: return "AddPermissionlessValidatorTx";
+	case 26: return "AddPermissionlessDelegatorTx";
+	case 33: return "TransferSubnetOwnershipTx";
+	case 34: return "BaseTx";
+	case 35: return "ConvertSubnetToL1Tx";
+	case 36: return "RegisterL1ValidatorTx";
+	case 37: return "SetL1ValidatorWeightTx";
+	case 38: return "IncreaseL1ValidatorBalanceTx";
+	case 39: return "DisableL1ValidatorTx";
+	default: return "UNKNOWN";
+	}
+}
+
+/* Does the txTypes filter (bits of api_tx_type_names) take this tx? */
+static bool type_wanted(uint64_t mask, int chain, uint32_t t)
+{
+	if (!mask)
+		return true;
+	const char *name = type_name(chain, t);
+	for (int i = 0; api_tx_type_names[i]; i++)
+		if ((mask >> i & 1) && !strcmp(api_tx_type_names[i], name))
+			return true;
+	return false;
+}
+
+/* ---- UTXO rows by id ---- */
+
+#define BYID_COLS                                                                                            \
+	"id, tx, idx, chain, dest, asset, amount, otype, locktime, stake_lock, threshold, addrs, group_id, " \
+	"payload, staked, stake_start, stake_end, reward, height, ts, ctx, cheight, cts, cchain, unstaked"
+static const sl_sql q_utxo = { "SELECT " BYID_COLS " FROM utxos WHERE id = ? AND tx IS NOT NULL" };
+static const sl_sql q_rewards = { "SELECT utxo FROM rewards WHERE staking_tx = ? ORDER BY utxo" };
+
+/* The UTXO with this id as the store knows its creation; false when it does not (yet). */
+static bool utxo_by_id(api_req *r, const uint8_t id[32], api_utxo *u, sl_err *e)
+{
+	sl_stmt *s = sl_stmt_get(r->db, &q_utxo);
+	if (!s) {
+		*e = SL_ERR_STORE;
+		return false;
+	}
+	sl_bind_blob(s, 0, id, 32);
+	if ((*e = sl_stmt_query(s)) || !sl_stmt_next(s, e))
+		return false;
+	api_utxo_read(s, 0, u, r->arena);
+	return true;
+}
+
+/* A spent UTXO whose creation the store has not seen (an import whose export's chain lags): what the input says. */
+static void utxo_from_input(api_utxo *u, const sl_avax_in *in, int created, int dest)
+{
+	*u = (api_utxo){ .idx = in->output_index,
+			 .created = created,
+			 .dest = dest,
+			 .amount = in->in.amount,
+			 .otype = SL_T_SECP_TRANSFER_OUTPUT,
+			 .threshold = 1 };
+	sl_avax_utxo_id(in->tx_id, in->output_index, u->id);
+	memcpy(u->tx, in->tx_id, 32);
+	memcpy(u->asset, in->asset_id, 32);
+}
+
+static void write_hex_str(api_req *r, const char *key, const uint8_t *p, size_t n)
+{
+	sl_jw_key(&r->w, key);
+	sl_jw_hex(&r->w, p, n);
+}
+
+static void write_node_id(api_req *r, const uint8_t node[20])
+{
+	sl_jw_value(&r->w);
+	sl_buf_add(r->w.out, "\"NodeID-", 8);
+	sl_cb58_write(r->w.out, node, 20);
+	sl_buf_addc(r->w.out, '"');
+}
+
+/* A tx row of the page. */
+typedef struct txrow {
+	uint64_t seq;
+	uint8_t id[32], block[32];
+	int64_t ts;
+	uint32_t type;
+	bool in_block;
+	uint64_t height;
+	uint8_t *bytes;
+	size_t len;
+} txrow;
+
+/* Outputs of one list of a tx: where they go, and whether they are stake. */
+typedef struct out_list {
+	const sl_avax_out *v;
+	uint32_t n;
+	int dest;
+	bool stake;
+} out_list;
+
+/* Inputs and outputs of a tx, chain-neutral, to render and count its UTXOs. */
+typedef struct flows {
+	const sl_avax_in *ins[2];
+	uint32_t nins[2];
+	int in_src; /* the chain the second input list (imports) spends from; -1: this chain */
+	out_list outs[3];
+	uint32_t nout_lists;
+	uint32_t extra; /* UTXOs made after the lists (X: initial states, operations), by index only */
+	const uint8_t **
+		op_in; /* X OperationTx: the UTXOs its operations spend (txID | u32be index), after the inputs */
+	uint32_t nop_in;
+} flows;
+
+/* ---- per-asset sums ---- */
+
+#define MAX_ASSETS 64
+typedef struct sums {
+	struct {
+		uint8_t asset[32];
+		uint64_t amount;
+	} v[MAX_ASSETS];
+	size_t n;
+} sums;
+
+static void sum_add(sums *s, const uint8_t *asset, uint64_t amount)
+{
+	for (size_t i = 0; i < s->n; i++)
+		if (!memcmp(s->v[i].asset, asset, 32)) {
+			s->v[i].amount = s->v[i].amount + amount < s->v[i].amount ? UINT64_MAX
+										  : s->v[i].amount + amount;
+			return;
+		}
+	if (s->n < MAX_ASSETS) {
+		memcpy(s->v[s->n].asset, asset, 32);
+		s->v[s->n++].amount = amount;
+	}
+}
+
+static void write_sums(api_req *r, const char *key, const sums *s)
+{
+	sl_jw_key(&r->w, key);
+	sl_jw_arr(&r->w);
+	for (size_t i = 0; i < s->n; i++)
+		api_asset_amount(r, s->v[i].asset, s->v[i].amount, NULL, 0);
+	sl_jw_arr_end(&r->w);
+}
+
+/* The credential that unlocked an input: its signatures, and the key each recovers to. */
+typedef struct cred_ctx {
+	const sl_credential *cred;
+	const uint8_t *sighash;
+} cred_ctx;
+
+static void write_credentials(api_req *r, void *ctx)
+{
+	const cred_ctx *c = ctx;
+	sl_jw_key(&r->w, "credentials");
+	sl_jw_arr(&r->w);
+	for (uint32_t k = 0; k < c->cred->nsigs; k++) {
+		const uint8_t *sig = c->cred->sigs + 65 * (size_t)k;
+		uint8_t pub[33];
+		sl_jw_obj(&r->w);
+		write_hex_str(r, "signature", sig, 65);
+		if (sl_secp_recover_pubkey(c->sighash, sig, pub))
+			write_hex_str(r, "publicKey", pub, 33);
+		sl_jw_obj_end(&r->w);
+	}
+	sl_jw_arr_end(&r->w);
+}
+
+/*
+ * consumedUtxos and emittedUtxos of a tx. creds/sighash: the X-chain's credentials, one per input
+ * in order (NULL: none shown). reward_of: a RewardValidatorTx's staking tx, whose reward UTXOs it made.
+ */
+enum { CONSUMED = 1, EMITTED = 2 };
+
+static void render_utxos(api_req *r, const txrow *t, const flows *f, bool pchain, int chain, size_t *count,
+			 sl_err *e, const sl_credential *creds, uint32_t ncreds, const uint8_t *sighash,
+			 const uint8_t *reward_of, unsigned which, sums *consumed, sums *emitted)
+{
+	if (which & CONSUMED) {
+		sl_jw_key(&r->w, "consumedUtxos");
+		sl_jw_arr(&r->w);
+		uint32_t in_no = 0;
+		for (int l = 0; l < 2; l++)
+			for (uint32_t i = 0; i < f->nins[l]; i++, in_no++) {
+				const sl_avax_in *in = &f->ins[l][i];
+				uint8_t id[32];
+				sl_avax_utxo_id(in->tx_id, in->output_index, id);
+				api_utxo u;
+				if (!utxo_by_id(r, id, &u, e)) {
+					if (*e)
+						return;
+					utxo_from_input(&u, in, l == 1 && f->in_src >= 0 ? f->in_src : chain,
+							chain);
+					u.consumed = true;
+					memcpy(u.ctx, t->id, 32);
+					u.cheight = t->height;
+					u.cts = t->ts;
+				}
+				(*count)++;
+				if (consumed)
+					sum_add(consumed, u.asset, u.amount);
+				cred_ctx cc = { creds && in_no < ncreds ? &creds[in_no] : NULL, sighash };
+				api_utxo_write(r, &u, pchain, cc.cred ? write_credentials : NULL, &cc);
+			}
+		for (uint32_t i = 0; i < f->nop_in; i++, in_no++) {
+			uint8_t id[32];
+			sl_avax_utxo_id(f->op_in[i], sl_be32(f->op_in[i] + 32), id);
+			api_utxo u;
+			if (!utxo_by_id(r, id, &u, e)) {
+				if (*e)
+					return;
+				continue; /* spent by an operation, made where the store has not looked yet */
+			}
+			(*count)++;
+			if (consumed)
+				sum_add(consumed, u.asset, u.amount);
+			cred_ctx cc = { creds && in_no < ncreds ? &creds[in_no] : NULL, sighash };
+			api_utxo_write(r, &u, pchain, cc.cred ? write_credentials : NULL, &cc);
+		}
+		sl_jw_arr_end(&r->w);
+	}
+	if (!(which & EMITTED))
+		return;
+	sl_jw_key(&r->w, "emittedUtxos");
+	sl_jw_arr(&r->w);
+	uint32_t total = f->extra;
+	for (uint32_t l = 0; l < f->nout_lists; l++)
+		total += f->outs[l].n;
+	for (uint32_t idx = 0; idx < total; idx++) {
+		uint8_t id[32];
+		sl_avax_utxo_id(t->id, idx, id);
+		api_utxo u;
+		if (!utxo_by_id(r, id, &u, e)) {
+			if (*e)
+				return;
+			continue; /* not indexed: nothing trustworthy to show */
+		}
+		(*count)++;
+		if (emitted)
+			sum_add(emitted, u.asset, u.amount);
+		api_utxo_write(r, &u, pchain, NULL, NULL);
+	}
+	if (reward_of) {
+		sl_stmt *s = sl_stmt_get(r->db, &q_rewards);
+		if (!s) {
+			*e = SL_ERR_STORE;
+			return;
+		}
+		sl_bind_blob(s, 0, reward_of, 32);
+		if ((*e = sl_stmt_query(s)))
+			return;
+		uint8_t ids[8][32];
+		size_t n = 0;
+		while (n < 8 && sl_stmt_next(s, e)) {
+			size_t len;
+			const uint8_t *p = sl_col_blob(s, 0, &len);
+			if (len == 32)
+				memcpy(ids[n++], p, 32);
+		}
+		for (size_t i = 0; !*e && i < n; i++) {
+			api_utxo u;
+			if (utxo_by_id(r, ids[i], &u, e)) {
+				(*count)++;
+				api_utxo_write(r, &u, pchain, NULL, NULL);
+			}
+		}
+		if (*e)
+			return;
+	}
+	sl_jw_arr_end(&r->w);
+}
+
+/* ---- P-chain ---- */
+
+static void write_owner_info(api_req *r, const char *key, const sl_owners *o)
+{
+	sl_jw_key(&r->w, key);
+	sl_jw_obj(&r->w);
+	sl_jw_key(&r->w, "locktime");
+	sl_jw_u64(&r->w, o->locktime);
+	sl_jw_key(&r->w, "threshold");
+	sl_jw_u64(&r->w, o->threshold);
+	sl_jw_key(&r->w, "addresses");
+	sl_jw_arr(&r->w);
+	for (uint32_t i = 0; i < o->naddrs; i++)
+		api_write_address(r, o->addrs + 20 * (size_t)i);
+	sl_jw_arr_end(&r->w);
+	sl_jw_obj_end(&r->w);
+}
+
+/* "2.5" for 25,000 parts per million: the fee in percent, no trailing zeros. */
+static void write_fee_percent(api_req *r, uint32_t ppm)
+{
+	char t[32];
+	int n = snprintf(t, sizeof t, "%u.%04u", ppm / 10000, ppm % 10000);
+	while (n > 0 && t[n - 1] == '0')
+		n--;
+	if (n > 0 && t[n - 1] == '.')
+		n--;
+	sl_jw_strn(&r->w, t, (size_t)n);
+}
+
+static const sl_sql q_staker_end = { "SELECT end_tx FROM stakers WHERE tx = ? AND end_tx IS NOT NULL" };
+
+static int render_p(api_req *r, const txrow *t, size_t *count)
+{
+	sl_pchain_tx tx;
+	sl_err_detail d;
+	if (sl_pchain_tx_decode(r->arena, t->bytes, t->len, &tx, &d))
+		return api_fail(r, 500, "a stored P-chain tx does not decode: %s", d.msg);
+	const sl_pchain_utx *u = &tx.utx;
+	sl_jw *w = &r->w;
+	sl_jw_obj(w);
+	sl_jw_key(w, "txHash");
+	api_write_id(r, t->id);
+	sl_jw_key(w, "txType");
+	sl_jw_str(w, type_name(API_P, u->type_id));
+	sl_jw_key(w, "blockTimestamp");
+	sl_jw_i64(w, t->ts);
+	sl_jw_key(w, "blockNumber");
+	sl_jw_u64s(w, t->height);
+	sl_jw_key(w, "blockHash");
+	api_write_id(r, t->block);
+	flows f = { .in_src = -1 };
+	if (u->has_base) {
+		f.ins[0] = u->base.ins, f.nins[0] = u->base.nins;
+		f.outs[f.nout_lists++] = (out_list){ u->base.outs, u->base.nouts, API_P, false };
+	}
+	int src = -1;
+	for (int c = 0; c < 3 && u->chain; c++)
+		if (!memcmp(u->chain, r->api->net.chain[c], 32))
+			src = c;
+	if (u->type_id == SL_P_IMPORT_TX) {
+		f.ins[1] = u->imported, f.nins[1] = u->nimported;
+		f.in_src = src;
+	}
+	if (u->type_id == SL_P_EXPORT_TX)
+		f.outs[f.nout_lists++] = (out_list){ u->exported, u->nexported, src, false };
+	if (u->nstake)
+		f.outs[f.nout_lists++] = (out_list){ u->stake, u->nstake, API_P, true };
+	sl_err e = SL_OK;
+	render_utxos(r, t, &f, true, API_P, count, &e, NULL, 0, NULL,
+		     u->type_id == SL_P_REWARD_VALIDATOR_TX ? u->tx_id : NULL, CONSUMED | EMITTED, NULL,
+		     NULL);
+	if (e)
+		return api_fail_store(r, e);
+	sums value = { 0 }, burned = { 0 }, staked = { 0 }, l1 = { 0 };
+	sums in = { 0 }, out = { 0 };
+	for (int l = 0; l < 2; l++)
+		for (uint32_t i = 0; i < f.nins[l]; i++)
+			sum_add(&in, f.ins[l][i].asset_id, f.ins[l][i].in.amount);
+	for (uint32_t l = 0; l < f.nout_lists; l++)
+		for (uint32_t i = 0; i < f.outs[l].n; i++) {
+			sum_add(&out, f.outs[l].v[i].asset_id, f.outs[l].v[i].out.amount);
+			sum_add(f.outs[l].stake ? &staked : &value, f.outs[l].v[i].asset_id,
+				f.outs[l].v[i].out.amount);
+		}
+	uint64_t l1_balance = 0;
+	if (u->type_id == SL_P_CONVERT_SUBNET_TO_L1_TX)
+		for (uint32_t i = 0; i < u->nvalidators; i++)
+			l1_balance += u->validators[i].balance;
+	else if (u->type_id == SL_P_REGISTER_L1_VALIDATOR_TX ||
+		 u->type_id == SL_P_INCREASE_L1_VALIDATOR_BALANCE_TX)
+		l1_balance = u->balance;
+	if (l1_balance)
+		sum_add(&l1, r->api->net.avax, l1_balance);
+	for (size_t i = 0; i < in.n; i++) {
+		uint64_t o = 0;
+		for (size_t j = 0; j < out.n; j++)
+			if (!memcmp(out.v[j].asset, in.v[i].asset, 32))
+				o = out.v[j].amount;
+		if (!memcmp(in.v[i].asset, r->api->net.avax, 32))
+			o += l1_balance; /* what went to L1 validators' balances is not burned as a fee */
+		if (in.v[i].amount > o)
+			sum_add(&burned, in.v[i].asset, in.v[i].amount - o);
+	}
+	write_sums(r, "value", &value);
+	write_sums(r, "amountBurned", &burned);
+	write_sums(r, "amountStaked", &staked);
+	write_sums(r, "amountL1ValidatorBalanceBurned", &l1);
+	if (u->type_id == SL_P_IMPORT_TX && src >= 0) {
+		sl_jw_key(w, "sourceChain");
+		sl_jw_str(w, api_chain_id(r, src));
+	}
+	if (u->type_id == SL_P_EXPORT_TX && src >= 0) {
+		sl_jw_key(w, "destinationChain");
+		sl_jw_str(w, api_chain_id(r, src));
+	}
+	bool staking = u->type_id == 12 || u->type_id == 13 || u->type_id == 14 || u->type_id == 25 ||
+		       u->type_id == 26;
+	if (staking) {
+		uint64_t start = u->start > (uint64_t)t->ts ? u->start : (uint64_t)t->ts;
+		sl_jw_key(w, "startTimestamp");
+		sl_jw_u64(w, start);
+		sl_jw_key(w, "endTimestamp");
+		sl_jw_u64(w, u->end);
+	}
+	if (u->type_id == 12 || u->type_id == 25) {
+		sl_jw_key(w, "delegationFeePercent");
+		write_fee_percent(r, u->shares);
+	}
+	if (u->node_id) {
+		sl_jw_key(w, "nodeId");
+		write_node_id(r, u->node_id);
+	}
+	static const uint8_t primary[32];
+	if (staking || u->subnet_id || u->type_id == SL_P_CREATE_SUBNET_TX) {
+		sl_jw_key(w, "subnetId");
+		api_write_id(r, u->type_id == SL_P_CREATE_SUBNET_TX ? t->id
+				: u->subnet_id			    ? u->subnet_id
+								    : primary);
+	}
+	if (u->type_id == SL_P_CONVERT_SUBNET_TO_L1_TX) {
+		sl_jw_key(w, "l1ValidatorManagerDetails");
+		sl_jw_obj(w);
+		sl_jw_key(w, "blockchainId");
+		api_write_id(r, u->manager_chain_id);
+		write_hex_str(r, "contractAddress", u->manager_address.p, u->manager_address.len);
+		sl_jw_obj_end(w);
+	}
+	/* the L1 validators a tx determines by itself (the rest needs the L1 model of part 2) */
+	if (u->type_id == SL_P_CONVERT_SUBNET_TO_L1_TX || u->type_id == SL_P_REGISTER_L1_VALIDATOR_TX) {
+		uint8_t(*vids)[32] = sl_arena_array(r->arena, u->nvalidators + 1, 32);
+		size_t nv = vids ? sl_l1_validation_ids(u, vids, u->nvalidators + 1) : 0;
+		sl_warp_l1_msg m;
+		bool reg = u->type_id == SL_P_REGISTER_L1_VALIDATOR_TX && nv == 1 && !sl_l1_tx_message(u, &m);
+		if (nv && (reg || u->type_id == SL_P_CONVERT_SUBNET_TO_L1_TX)) {
+			sl_jw_key(w, "l1ValidatorDetails");
+			sl_jw_arr(w);
+			for (size_t i = 0; i < nv; i++) {
+				sl_jw_obj(w);
+				sl_jw_key(w, "validationId");
+				api_write_id(r, vids[i]);
+				write_hex_str(r, "validationIdHex", vids[i], 32);
+				sl_jw_key(w, "nodeId");
+				const uint8_t *node = reg ? m.node_id.p : u->validators[i].node_id.p;
+				size_t nlen = reg ? m.node_id.len : u->validators[i].node_id.len;
+				if (nlen == 20)
+					write_node_id(r, node);
+				else
+					sl_jw_hex(w, node, nlen);
+				sl_jw_key(w, "subnetId");
+				api_write_id(r, reg && m.subnet_id.len == 32 ? m.subnet_id.p : u->subnet_id);
+				sl_jw_key(w, "weight");
+				sl_jw_u64(w, reg ? m.weight : u->validators[i].weight);
+				sl_jw_key(w, "remainingBalance");
+				sl_jw_u64(w, reg ? u->balance : u->validators[i].balance);
+				sl_jw_key(w, "balanceChange");
+				sl_jw_u64(w, reg ? u->balance : u->validators[i].balance);
+				sl_jw_key(w, "blsCredentials");
+				sl_jw_obj(w);
+				const uint8_t *pk = reg ? m.bls_public_key.p : u->validators[i].public_key;
+				if (pk)
+					write_hex_str(r, "publicKey", pk, 48);
+				if (!reg)
+					write_hex_str(r, "proofOfPossession", u->validators[i].pop, 96);
+				else if (u->pop)
+					write_hex_str(r, "proofOfPossession", u->pop, 96);
+				sl_jw_obj_end(w);
+				sl_jw_obj_end(w);
+			}
+			sl_jw_arr_end(w);
+		}
+	}
+	if (staking && u->type_id != 13) {
+		/* the RewardValidatorTx that ended it, once indexed */
+		sl_stmt *s = sl_stmt_get(r->db, &q_staker_end);
+		if (!s)
+			return api_fail_store(r, SL_ERR_STORE);
+		sl_bind_blob(s, 0, t->id, 32);
+		if ((e = sl_stmt_query(s)))
+			return api_fail_store(r, e);
+		if (sl_stmt_next(s, &e)) {
+			size_t n;
+			const uint8_t *id = sl_col_blob(s, 0, &n);
+			if (n == 32) {
+				sl_jw_key(w, "rewardTxHash");
+				api_write_id(r, id);
+			}
+		}
+		sl_jw_key(w, "rewardAddresses");
+		sl_jw_arr(w);
+		for (uint32_t i = 0; i < u->rewards_owner.naddrs; i++)
+			api_write_address(r, u->rewards_owner.addrs + 20 * (size_t)i);
+		sl_jw_arr_end(w);
+	}
+	if (u->has_base && u->base.memo.len)
+		write_hex_str(r, "memo", u->base.memo.p, u->base.memo.len);
+	if (u->type_id == SL_P_REWARD_VALIDATOR_TX) {
+		sl_jw_key(w, "stakingTxHash");
+		api_write_id(r, u->tx_id);
+	}
+	if (u->type_id == SL_P_CREATE_SUBNET_TX || u->type_id == SL_P_TRANSFER_SUBNET_OWNERSHIP_TX)
+		write_owner_info(r, "subnetOwnershipInfo", &u->owner);
+	if (u->type_id == SL_P_ADD_PERMISSIONLESS_VALIDATOR_TX && u->signer.type_id == SL_P_SIGNER_POP) {
+		sl_jw_key(w, "blsCredentials");
+		sl_jw_obj(w);
+		write_hex_str(r, "publicKey", u->signer.public_key, 48);
+		write_hex_str(r, "proofOfPossession", u->signer.pop, 96);
+		sl_jw_obj_end(w);
+	}
+	if (u->type_id == SL_P_CREATE_CHAIN_TX) {
+		sl_jw_key(w, "blockchainInfo");
+		sl_jw_obj(w);
+		sl_jw_key(w, "chainName");
+		sl_jw_strn(w, (const char *)u->chain_name.p, u->chain_name.len);
+		sl_jw_key(w, "vmId");
+		api_write_id(r, u->vm_id);
+		sl_jw_obj_end(w);
+	}
+	sl_jw_obj_end(w);
+	return 0;
+}
+
+/* ---- X-chain ---- */
+
+static const sl_sql q_tx_vertices = {
+	"SELECT v.hash, v.height, v.ts FROM vertex_txs t JOIN vertices v ON v.ipos = t.ipos "
+	"WHERE t.tx = ? ORDER BY t.ipos"
+};
+static const sl_sql q_asset_row = {
+	"SELECT name, symbol, denomination, type, cap, ts FROM assets WHERE id = ?"
+};
+
+static int render_x(api_req *r, const txrow *t, size_t *count)
+{
+	sl_xchain_tx tx;
+	sl_err_detail d;
+	if (sl_xchain_tx_decode(r->arena, t->bytes, t->len, &tx, &d))
+		return api_fail(r, 500, "a stored X-chain tx does not decode: %s", d.msg);
+	const sl_xchain_utx *u = &tx.utx;
+	sl_jw *w = &r->w;
+	sl_jw_obj(w);
+	sl_jw_key(w, "txHash");
+	api_write_id(r, t->id);
+	sl_jw_key(w, "chainFormat");
+	sl_jw_str(w, t->in_block ? "linear" : "non-linear");
+	sl_jw_key(w, "timestamp");
+	sl_jw_i64(w, t->ts);
+	sl_jw_key(w, "txType");
+	sl_jw_str(w, type_name(API_X, u->type_id));
+	write_hex_str(r, "memo", u->base.memo.p, u->base.memo.len);
+	flows f = { .in_src = -1 };
+	f.ins[0] = u->base.ins, f.nins[0] = u->base.nins;
+	f.outs[f.nout_lists++] = (out_list){ u->base.outs, u->base.nouts, API_X, false };
+	int other = -1;
+	for (int c = 0; c < 3 && u->chain; c++)
+		if (!memcmp(u->chain, r->api->net.chain[c], 32))
+			other = c;
+	if (u->type_id == SL_X_IMPORT_TX) {
+		f.ins[1] = u->imported, f.nins[1] = u->nimported;
+		f.in_src = other;
+	}
+	if (u->type_id == SL_X_EXPORT_TX)
+		f.outs[f.nout_lists++] = (out_list){ u->exported, u->nexported, other, false };
+	/* the sighash of the inputs' signatures: sha256 of the unsigned tx with its codec version */
+	uint8_t sighash[32];
+	sl_err e = sl_avax_hash_versioned(r->arena, tx.unsigned_bytes, sighash);
+	/* initial-state and operation outputs are UTXOs too, numbered after the outputs */
+	if (u->type_id == SL_X_CREATE_ASSET_TX)
+		for (uint32_t k = 0; k < u->nstates; k++)
+			f.extra += u->states[k].nouts;
+	if (u->type_id == SL_X_OPERATION_TX)
+		for (uint32_t k = 0; k < u->nops; k++) {
+			const sl_xchain_fx_op *o = &u->ops[k].op;
+			f.extra += o->type_id == SL_T_NFT_MINT_OPERATION ? o->nowners
+				   : o->type_id == SL_T_SECP_MINT_OPERATION ||
+						   o->type_id == SL_T_PROP_MINT_OPERATION
+					   ? 2
+				   : o->type_id == SL_T_NFT_TRANSFER_OPERATION ? 1
+									       : 0;
+		}
+	if (u->type_id == SL_X_OPERATION_TX) {
+		uint32_t n = 0;
+		for (uint32_t k = 0; k < u->nops; k++)
+			n += u->ops[k].nutxos;
+		f.op_in = n ? sl_arena_array(r->arena, n, sizeof *f.op_in) : NULL;
+		for (uint32_t k = 0; f.op_in && k < u->nops; k++)
+			for (uint32_t j = 0; j < u->ops[k].nutxos; j++)
+				f.op_in[f.nop_in++] = u->ops[k].utxos + 36 * (size_t)j;
+	}
+	sums unlocked = { 0 }, created = { 0 };
+	if (!e)
+		render_utxos(r, t, &f, false, API_X, count, &e, tx.creds, tx.ncreds, sighash, NULL,
+			     CONSUMED | EMITTED, &unlocked, &created);
+	if (e)
+		return api_fail_store(r, e);
+	write_sums(r, "amountUnlocked", &unlocked);
+	write_sums(r, "amountCreated", &created);
+	if (u->type_id == SL_X_IMPORT_TX && other >= 0) {
+		sl_jw_key(w, "sourceChain");
+		sl_jw_str(w, api_chain_id(r, other));
+	}
+	if (u->type_id == SL_X_EXPORT_TX && other >= 0) {
+		sl_jw_key(w, "destinationChain");
+		sl_jw_str(w, api_chain_id(r, other));
+	}
+	if (u->type_id == SL_X_CREATE_ASSET_TX) {
+		api_asset a;
+		api_asset_get(r, t->id, &a);
+		sl_jw_key(w, "assetCreated");
+		sl_jw_obj(w);
+		sl_jw_key(w, "assetId");
+		api_write_id(r, t->id);
+		sl_jw_key(w, "name");
+		sl_jw_strn(w, (const char *)u->name.p, u->name.len);
+		sl_jw_key(w, "symbol");
+		sl_jw_strn(w, (const char *)u->symbol.p, u->symbol.len);
+		sl_jw_key(w, "denomination");
+		sl_jw_u64(w, u->denomination);
+		sl_jw_key(w, "type");
+		sl_jw_str(w, a.nft ? "nft" : "secp256k1");
+		sl_jw_key(w, "createdAtTimestamp");
+		sl_jw_i64(w, t->ts);
+		sl_jw_key(w, "cap");
+		sl_jw_str(w, a.variable_cap ? "variable" : "fixed");
+		sl_jw_obj_end(w);
+	}
+	if (t->in_block) {
+		sl_jw_key(w, "blockHeight");
+		sl_jw_u64(w, t->height);
+		sl_jw_key(w, "blockHash");
+		api_write_id(r, t->block);
+	} else {
+		sl_jw_key(w, "vertices");
+		sl_jw_arr(w);
+		sl_stmt *s = sl_stmt_get(r->db, &q_tx_vertices);
+		if (!s)
+			return api_fail_store(r, SL_ERR_STORE);
+		sl_bind_blob(s, 0, t->id, 32);
+		if ((e = sl_stmt_query(s)))
+			return api_fail_store(r, e);
+		while (sl_stmt_next(s, &e)) {
+			size_t n;
+			const uint8_t *h = sl_col_blob(s, 0, &n);
+			sl_jw_obj(w);
+			sl_jw_key(w, "hash");
+			if (n == 32)
+				api_write_id(r, h);
+			else
+				sl_jw_str(w, "");
+			sl_jw_key(w, "height");
+			sl_jw_i64(w, sl_col_i64(s, 1));
+			sl_jw_key(w, "timestamp");
+			sl_jw_i64(w, sl_col_i64(s, 2));
+			sl_jw_obj_end(w);
+		}
+		if (e)
+			return api_fail_store(r, e);
+		sl_jw_arr_end(w);
+	}
+	sl_jw_obj_end(w);
+	(void)q_asset_row;
+	return 0;
+}
+
+/* ---- C-chain atomic txs ---- */
+
+static int render_c(api_req *r, const txrow *t, size_t *count)
+{
+	sl_atomic_tx tx;
+	sl_err_detail d;
+	if (sl_atomic_tx_decode(r->arena, t->bytes, t->len, &tx, &d))
+		return api_fail(r, 500, "a stored atomic tx does not decode: %s", d.msg);
+	const sl_atomic_utx *u = &tx.utx;
+	sl_jw *w = &r->w;
+	int other = -1;
+	for (int c = 0; c < 3; c++)
+		if (!memcmp(u->chain, r->api->net.chain[c], 32))
+			other = c;
+	bool import = u->type_id == SL_ATOMIC_IMPORT_TX;
+	sl_jw_obj(w);
+	sl_jw_key(w, "txHash");
+	api_write_id(r, t->id);
+	sl_jw_key(w, "blockHeight");
+	sl_jw_u64(w, t->height);
+	sl_jw_key(w, "blockHash");
+	sl_jw_hex(w, t->block, 32);
+	sl_jw_key(w, "timestamp");
+	sl_jw_i64(w, t->ts);
+	sl_jw_key(w, "memo");
+	sl_jw_str(w, "0x");
+	sums unlocked = { 0 }, created = { 0 };
+	if (import) {
+		for (uint32_t i = 0; i < u->nimported; i++)
+			sum_add(&unlocked, u->imported[i].asset_id, u->imported[i].in.amount);
+		for (uint32_t i = 0; i < u->nevm_outs; i++)
+			sum_add(&created, u->evm_outs[i].asset_id, u->evm_outs[i].amount);
+	} else {
+		for (uint32_t i = 0; i < u->nevm_ins; i++)
+			sum_add(&unlocked, u->evm_ins[i].asset_id, u->evm_ins[i].amount);
+		for (uint32_t i = 0; i < u->nexported; i++)
+			sum_add(&created, u->exported[i].asset_id, u->exported[i].out.amount);
+	}
+	write_sums(r, "amountUnlocked", &unlocked);
+	write_sums(r, "amountCreated", &created);
+	sl_jw_key(w, "sourceChain");
+	sl_jw_str(w, api_chain_id(r, import ? other : API_C));
+	sl_jw_key(w, "destinationChain");
+	sl_jw_str(w, api_chain_id(r, import ? API_C : other));
+	sl_jw_key(w, "txType");
+	sl_jw_str(w, import ? "ImportTx" : "ExportTx");
+	uint8_t sighash[32];
+	sl_err e = sl_avax_hash_versioned(r->arena, tx.unsigned_bytes, sighash);
+	if (e)
+		return api_fail(r, 500, "out of memory");
+	if (import) {
+		sl_jw_key(w, "evmOutputs");
+		sl_jw_arr(w);
+		for (uint32_t i = 0; i < u->nevm_outs; i++) {
+			sl_jw_obj(w);
+			write_hex_str(r, "toAddress", u->evm_outs[i].address, 20);
+			sl_jw_key(w, "asset");
+			api_asset_amount(r, u->evm_outs[i].asset_id, u->evm_outs[i].amount, NULL, 0);
+			sl_jw_obj_end(w);
+		}
+		sl_jw_arr_end(w);
+		flows f = { .in_src = other };
+		f.ins[1] = u->imported, f.nins[1] = u->nimported;
+		render_utxos(r, t, &f, false, API_C, count, &e, tx.creds, tx.ncreds, sighash, NULL, CONSUMED,
+			     NULL, NULL);
+		if (e)
+			return api_fail_store(r, e);
+	} else {
+		sl_jw_key(w, "evmInputs");
+		sl_jw_arr(w);
+		for (uint32_t i = 0; i < u->nevm_ins; i++) {
+			sl_jw_obj(w);
+			write_hex_str(r, "fromAddress", u->evm_ins[i].address, 20);
+			sl_jw_key(w, "asset");
+			api_asset_amount(r, u->evm_ins[i].asset_id, u->evm_ins[i].amount, NULL, 0);
+			if (i < tx.ncreds) {
+				cred_ctx cc = { &tx.creds[i], sighash };
+				write_credentials(r, &cc);
+			} else {
+				sl_jw_key(w, "credentials");
+				sl_jw_arr(w);
+				sl_jw_arr_end(w);
+			}
+			sl_jw_obj_end(w);
+		}
+		sl_jw_arr_end(w);
+		flows f = { .in_src = -1 };
+		f.outs[f.nout_lists++] = (out_list){ u->exported, u->nexported, other, false };
+		render_utxos(r, t, &f, false, API_C, count, &e, NULL, 0, NULL, NULL, EMITTED, NULL, NULL);
+		if (e)
+			return api_fail_store(r, e);
+	}
+	sl_jw_obj_end(w);
+	return 0;
+}
+
+/* ---- the lists ---- */
+
+static const sl_sql q_addr_asc = {
+	"SELECT seq, ts, type FROM addr_txs WHERE chain = ? AND addr = ? AND seq > ? "
+	"ORDER BY seq LIMIT ?"
+};
+static const sl_sql q_addr_desc = {
+	"SELECT seq, ts, type FROM addr_txs WHERE chain = ? AND addr = ? AND seq < ? "
+	"ORDER BY seq DESC LIMIT ?"
+};
+static const sl_sql q_l1_asc = {
+	"SELECT seq, ts, type FROM l1_txs WHERE vid = ? AND seq > ? ORDER BY seq LIMIT ?"
+};
+static const sl_sql q_l1_desc = { "SELECT seq, ts, type FROM l1_txs WHERE vid = ? AND seq < ? "
+				  "ORDER BY seq DESC LIMIT ?" };
+static const sl_sql q_asset_desc = { "SELECT seq, ts, type FROM asset_txs WHERE asset = ? AND seq < ? "
+				     "ORDER BY seq DESC LIMIT ?" };
+static const sl_sql q_latest_asc = {
+	"SELECT seq, ts, type FROM txs WHERE chain = ? AND seq > ? ORDER BY seq LIMIT ?"
+};
+static const sl_sql q_latest_desc = { "SELECT seq, ts, type FROM txs WHERE chain = ? AND seq < ? "
+				      "ORDER BY seq DESC LIMIT ?" };
+static const sl_sql q_tx = {
+	"SELECT id, ts, type, height, block, bytes FROM txs WHERE chain = ? AND seq = ?"
+};
+static const sl_sql q_asset_known = { "SELECT 1 FROM assets WHERE id = ?" };
+
+/* A source of seqs in the list's order: a statement of one of these shapes. */
+enum { BY_SPACE_KEY, BY_KEY, BY_SPACE }; /* (space, key | key | space), then after seq, limit */
+
+typedef struct source {
+	int shape;
+	const sl_sql *q;
+	const uint8_t *key;
+	size_t keylen;
+	int64_t space;
+	uint64_t *seq, n, at;
+	bool done;
+	uint64_t after;
+} source;
+
+typedef struct filter {
+	int chain;
+	uint64_t types;
+	bool has_start, has_end;
+	int64_t start, end;
+} filter;
+
+/* Up to `want` more seqs that pass the filter into s (in rounds of at least 64 rows). */
+static sl_err fill(api_req *r, source *s, size_t want, const filter *f, bool desc)
+{
+	for (int round = 0; !s->done && s->n < want && round < 64; round++) {
+		sl_stmt *st = sl_stmt_get(r->db, s->q);
+		if (!st)
+			return SL_ERR_STORE;
+		size_t lim = want - s->n < 64 ? 64 : want - s->n;
+		int i = 0;
+		if (s->shape != BY_KEY)
+			sl_bind_i64(st, i++, s->space);
+		if (s->shape != BY_SPACE)
+			sl_bind_blob(st, i++, s->key, s->keylen);
+		sl_bind_i64(st, i++, (int64_t)s->after);
+		sl_bind_i64(st, i, (int64_t)lim);
+		sl_err e = sl_stmt_query(st);
+		size_t rows = 0;
+		while (!e && sl_stmt_next(st, &e)) {
+			rows++;
+			uint64_t seq = (uint64_t)sl_col_i64(st, 0);
+			int64_t ts = sl_col_i64(st, 1);
+			uint32_t type = (uint32_t)sl_col_i64(st, 2);
+			s->after = seq;
+			if ((f->has_start && ts < f->start) || (f->has_end && ts > f->end) ||
+			    !type_wanted(f->types, f->chain, type))
+				continue;
+			if (s->n < want)
+				s->seq[s->n++] = seq;
+		}
+		if (e)
+			return e;
+		if (rows < lim)
+			s->done = true;
+	}
+	(void)desc;
+	return SL_OK;
+}
+
+/* Render one tx of the page (by its seq); returns its UTXO count through count. */
+static int render_tx(api_req *r, int chain, uint64_t seq, size_t *count)
+{
+	sl_stmt *s = sl_stmt_get(r->db, &q_tx);
+	if (!s)
+		return api_fail_store(r, SL_ERR_STORE);
+	sl_bind_i64(s, 0, chain);
+	sl_bind_i64(s, 1, (int64_t)seq);
+	sl_err e = sl_stmt_query(s);
+	if (e || !sl_stmt_next(s, &e))
+		return e ? api_fail_store(r, e) : 0; /* gone? it cannot be: rows are never deleted */
+	txrow t = { .seq = seq, .ts = sl_col_i64(s, 1), .type = (uint32_t)sl_col_i64(s, 2) };
+	size_t n;
+	const uint8_t *p = sl_col_blob(s, 0, &n);
+	if (n == 32)
+		memcpy(t.id, p, 32);
+	t.in_block = !sl_col_null(s, 3);
+	t.height = (uint64_t)sl_col_i64(s, 3);
+	p = sl_col_blob(s, 4, &n);
+	if (p && n == 32)
+		memcpy(t.block, p, 32);
+	p = sl_col_blob(s, 5, &n);
+	if (!(t.bytes = sl_arena_alloc(r->arena, n ? n : 1)))
+		return api_fail(r, 500, "out of memory");
+	memcpy(t.bytes, p, n);
+	t.len = n;
+	return chain == API_P	? render_p(r, &t, count)
+	       : chain == API_X ? render_x(r, &t, count)
+				: render_c(r, &t, count);
+}
+
+/* Merge the sources into a page of txs of `chain`, rendered; "transactions" and the next token. */
+static int page_of(api_req *r, int chain, source *src, size_t nsrc, const filter *f, bool desc, size_t page)
+{
+	for (size_t i = 0; i < nsrc; i++) {
+		if (!(src[i].seq = sl_arena_array(r->arena, page + 1, sizeof *src[i].seq)))
+			return api_fail(r, 500, "out of memory");
+		sl_err e = fill(r, &src[i], page + 1, f, desc);
+		if (e)
+			return api_fail_store(r, e);
+	}
+	sl_jw_obj(&r->w);
+	sl_jw_key(&r->w, "transactions");
+	sl_jw_arr(&r->w);
+	size_t shown = 0, utxos = 0;
+	uint64_t last = 0;
+	bool more = false, any = false;
+	for (;;) {
+		uint64_t best = 0;
+		bool found = false;
+		for (size_t i = 0; i < nsrc; i++)
+			if (src[i].at < src[i].n) {
+				uint64_t v = src[i].seq[src[i].at];
+				if (!found || (desc ? v > best : v < best))
+					best = v, found = true;
+			}
+		if (!found)
+			break;
+		for (size_t i = 0; i < nsrc; i++)
+			while (src[i].at < src[i].n && src[i].seq[src[i].at] == best)
+				src[i].at++; /* the same tx from two addresses: once */
+		if (shown == page) {
+			more = true;
+			break;
+		}
+		/* rule 2: a page stops before the tx whose UTXOs would pass the cap */
+		size_t mark = r->w.out->len, count = 0;
+		sl_jw saved = r->w;
+		if (render_tx(r, chain, best, &count))
+			return -1;
+		if (any && utxos + count > API_TX_PAGE_MAX_UTXOS) {
+			r->w.out->len = mark;
+			r->w.out->p[mark] = 0;
+			r->w = saved;
+			more = true;
+			break;
+		}
+		utxos += count;
+		shown++;
+		last = best;
+		any = true;
+	}
+	for (size_t i = 0; !more && i < nsrc; i++)
+		more = src[i].n > page || (src[i].at < src[i].n);
+	sl_jw_arr_end(&r->w);
+	if (more && any) {
+		uint8_t c[8];
+		sl_put_be64(c, last);
+		api_page_next(r, c, sizeof c);
+	}
+	api_chain_info(r);
+	sl_jw_obj_end(&r->w);
+	return 0;
+}
+
+static bool read_after(api_req *r, bool desc, uint64_t *after)
+{
+	uint8_t cur[API_CURSOR_MAX];
+	size_t n;
+	if (!api_page_cursor(r, cur, &n))
+		return false;
+	if (n && n != 8) {
+		api_fail(r, 400, "pageToken is not a token of this list");
+		return false;
+	}
+	*after = n ? sl_be64(cur) : desc ? (uint64_t)INT64_MAX : 0;
+	return true;
+}
+
+int api_list_transactions(api_req *r)
+{
+	const api_val *addrs = api_arg(r, "addresses"), *vid = api_arg(r, "l1ValidationId");
+	const api_val *types = api_arg(r, "txTypes"), *start = api_arg(r, "startTimestamp"),
+		      *end = api_arg(r, "endTimestamp");
+	bool desc = api_arg(r, "sortOrder")->i == 1;
+	size_t page = (size_t)api_arg(r, "pageSize")->i;
+	filter f = { r->chain, types->tx_types, start->set, end->set, start->i, end->i };
+	if (vid->set && r->chain != API_P)
+		return api_fail(r, 400, "l1ValidationId applies to the P-chain only");
+	if (!addrs->set && !vid->set && (types->set || start->set || end->set))
+		return api_fail(r, 400,
+				"txTypes, startTimestamp and endTimestamp need addresses: without them only "
+				"the latest transactions are listed (spec 000 §4.3, rule 1)");
+	if (start->set && end->set && start->i > end->i)
+		return api_fail(r, 400, "startTimestamp (%lld) is after endTimestamp (%lld)",
+				(long long)start->i, (long long)end->i);
+	uint64_t after;
+	if (!read_after(r, desc, &after))
+		return -1;
+	size_t nsrc = addrs->set ? addrs->naddrs : 1;
+	source *src = sl_arena_zalloc(r->arena, nsrc * sizeof *src);
+	if (!src)
+		return api_fail(r, 500, "out of memory");
+	if (addrs->set) {
+		for (size_t i = 0; i < addrs->naddrs; i++) {
+			if (addrs->addrs[i].evm && r->chain != API_C)
+				return api_fail(r, 400,
+						"addresses: 0x… (EVM) addresses apply to the C-chain only");
+			src[i] = (source){
+				BY_SPACE_KEY, desc ? &q_addr_desc : &q_addr_asc,  addrs->addrs[i].bytes,
+				20,	      addrs->addrs[i].evm ? 3 : r->chain, .after = after
+			};
+		}
+	} else if (vid->set) {
+		src[0] = (source){ BY_KEY, desc ? &q_l1_desc : &q_l1_asc, vid->id, 32, 0, .after = after };
+	} else {
+		src[0] = (source){ BY_SPACE,	  desc ? &q_latest_desc : &q_latest_asc, NULL, 0, r->chain,
+				   .after = after };
+	}
+	return page_of(r, r->chain, src, nsrc, &f, desc, page);
+}
+
+int api_list_asset_transactions(api_req *r)
+{
+	const api_val *asset = api_arg(r, "assetId"), *types = api_arg(r, "txTypes"),
+		      *start = api_arg(r, "startTimestamp"), *end = api_arg(r, "endTimestamp");
+	size_t page = (size_t)api_arg(r, "pageSize")->i;
+	filter f = { API_X, types->tx_types, start->set, end->set, start->i, end->i };
+	sl_stmt *s = sl_stmt_get(r->db, &q_asset_known);
+	if (!s)
+		return api_fail_store(r, SL_ERR_STORE);
+	sl_bind_blob(s, 0, asset->id, 32);
+	sl_err e = sl_stmt_query(s);
+	if (e || !sl_stmt_next(s, &e))
+		return e ? api_fail_store(r, e)
+			 : api_fail(r, 404, "assetId %s is not an asset of the X-chain of %s", r->assetId,
+				    r->api->net.name);
+	uint64_t after;
+	if (!read_after(r, true, &after))
+		return -1;
+	source src = { BY_KEY, &q_asset_desc, asset->id, 32, 0, .after = after };
+	return page_of(r, API_X, &src, 1, &f, true, page);
+}

@@ -1,0 +1,105 @@
+/*
+ * vertices.c — GET …/blockchains/{x-chain}/vertices and
+ * …/vertices:listByHeight (spec 000 §4.5): the X-chain's vertices of the
+ * DAG era, latest first (by their place in the X/vtx index), or those at
+ * one height. The cursor is the last vertex's index position.
+ */
+#include "api/internal.h"
+
+#define VERTEX_COLS "ipos, hash, height, ts, parents, ntx, txs, size"
+static const sl_sql q_latest = { "SELECT " VERTEX_COLS
+				 " FROM vertices WHERE ipos < ? ORDER BY ipos DESC LIMIT ?" };
+static const sl_sql q_height_desc = { "SELECT " VERTEX_COLS " FROM vertices WHERE height = ? AND ipos < ? "
+				      "ORDER BY ipos DESC LIMIT ?" };
+static const sl_sql q_height_asc = { "SELECT " VERTEX_COLS " FROM vertices WHERE height = ? AND ipos > ? "
+				     "ORDER BY ipos LIMIT ?" };
+
+static void write_ids(api_req *r, const char *key, const uint8_t *p, size_t n)
+{
+	sl_jw_key(&r->w, key);
+	sl_jw_arr(&r->w);
+	for (size_t i = 0; i + 32 <= n; i += 32)
+		api_write_id(r, p + i);
+	sl_jw_arr_end(&r->w);
+}
+
+static int list(api_req *r, const sl_sql *q, bool by_height, bool desc)
+{
+	size_t page = (size_t)api_arg(r, "pageSize")->i;
+	uint8_t cur[API_CURSOR_MAX];
+	size_t n;
+	if (!api_page_cursor(r, cur, &n))
+		return -1;
+	if (n && n != 8)
+		return api_fail(r, 400, "pageToken is not a token of this list");
+	int64_t after = n ? (int64_t)sl_be64(cur) : desc ? INT64_MAX : -1;
+	sl_stmt *s = sl_stmt_get(r->db, q);
+	if (!s)
+		return api_fail_store(r, SL_ERR_STORE);
+	int i = 0;
+	if (by_height)
+		sl_bind_i64(s, i++, api_arg(r, "vertexHeight")->i);
+	sl_bind_i64(s, i++, after);
+	sl_bind_i64(s, i, (int64_t)page + 1);
+	sl_err e = sl_stmt_query(s);
+	if (e)
+		return api_fail_store(r, e);
+	sl_jw *w = &r->w;
+	sl_jw_obj(w);
+	sl_jw_key(w, "vertices");
+	sl_jw_arr(w);
+	size_t shown = 0;
+	int64_t last = 0;
+	bool more = false;
+	while (sl_stmt_next(s, &e)) {
+		if (shown == page) {
+			more = true;
+			break;
+		}
+		size_t len;
+		const uint8_t *p;
+		last = sl_col_i64(s, 0);
+		sl_jw_obj(w);
+		sl_jw_key(w, "vertexHash");
+		p = sl_col_blob(s, 1, &len);
+		if (len == 32)
+			api_write_id(r, p);
+		else
+			sl_jw_str(w, "");
+		p = sl_col_blob(s, 4, &len);
+		write_ids(r, "parentHashes", p, len);
+		sl_jw_key(w, "vertexHeight");
+		sl_jw_i64(w, sl_col_i64(s, 2));
+		sl_jw_key(w, "vertexIndex");
+		sl_jw_i64(w, last);
+		sl_jw_key(w, "vertexTimestamp");
+		sl_jw_i64(w, sl_col_i64(s, 3));
+		sl_jw_key(w, "txCount");
+		sl_jw_i64(w, sl_col_i64(s, 5));
+		p = sl_col_blob(s, 6, &len);
+		write_ids(r, "transactions", p, len);
+		sl_jw_key(w, "vertexSizeBytes");
+		sl_jw_i64(w, sl_col_i64(s, 7));
+		sl_jw_obj_end(w);
+		shown++;
+	}
+	if (e)
+		return api_fail_store(r, e);
+	sl_jw_arr_end(w);
+	if (more) {
+		uint8_t c[8];
+		sl_put_be64(c, (uint64_t)last);
+		api_page_next(r, c, sizeof c);
+	}
+	api_chain_info(r);
+	sl_jw_obj_end(w);
+	return 0;
+}
+
+int api_list_vertices(api_req *r) { return list(r, &q_latest, false, true); }
+
+int api_list_vertices_by_height(api_req *r)
+{
+	bool desc = api_arg(r, "sortOrder")->i == 1;
+	return list(r, desc ? &q_height_desc : &q_height_asc, true, desc);
+}

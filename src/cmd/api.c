@@ -1,0 +1,133 @@
+/*
+ * api.c — `snowline api`: serve the Data API from a store the indexer writes
+ * (src/api/api.h). Any number of these may serve one store.
+ */
+#include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "api/api.h"
+#include "cmd/cmd.h"
+#include "util/config.h"
+#include "util/log.h"
+
+typedef struct api_opts {
+	const char *store, *data_dir, *host, *keys, *origins, *compat, *log_level, *config_file, *new_key;
+	uint64_t port, threads, max_body, anon_rate, key_rate;
+	bool help;
+} api_opts;
+
+#define O(f) offsetof(api_opts, f)
+static const sl_opt opts[] = {
+	{ "config-file", SL_OPT_STR, O(config_file), NULL, 0, "JSON file of options" },
+	{ "store", SL_OPT_STR, O(store), NULL, 0,
+	  "postgres://… for PostgreSQL; else a SQLite file (default <data-dir>/index.db)" },
+	{ "data-dir", SL_OPT_STR, O(data_dir), NULL, 0,
+	  "where the SQLite store lives (default ~/.snowline)" },
+	{ "http-host", SL_OPT_STR, O(host), "127.0.0.1", 0, "address to listen on" },
+	{ "http-port", SL_OPT_U64, O(port), "8080", 65535, "port to listen on (0: any free port)" },
+	{ "http-threads", SL_OPT_U64, O(threads), "0", 256,
+	  "HTTP threads, each with a store connection (0: one per CPU)" },
+	{ "http-max-body", SL_OPT_U64, O(max_body), "1048576", 64u << 20, "largest request body, bytes" },
+	{ "keys-file", SL_OPT_STR, O(keys), NULL, 0,
+	  "API keys, hashed, one per line (docs/api.md; see --new-key)" },
+	{ "rate-anonymous", SL_OPT_U64, O(anon_rate), "20", 1000000,
+	  "requests per second per client address without a key (0: unlimited)" },
+	{ "rate-key", SL_OPT_U64, O(key_rate), "200", 1000000,
+	  "requests per second per API key, unless its line says (0: unlimited)" },
+	{ "allowed-origins", SL_OPT_STR, O(origins), "*", 0, "CORS: origins a browser page may call from" },
+	{ "compat", SL_OPT_STR, O(compat), "spec", 0,
+	  "'spec', or 'upstream' for the hosted Data API's behaviour where they differ" },
+	{ "log-level", SL_OPT_STR, O(log_level), "info", 0, "verbo debug trace info warn error fatal off" },
+	{ "new-key", SL_OPT_STR, O(new_key), NULL, 0,
+	  "print a new API key for NAME and its keys-file line, then exit" },
+	{ "help", SL_OPT_BOOL, O(help), NULL, 0, "show this help" },
+};
+
+static volatile sig_atomic_t stop;
+static void on_signal(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
+
+int cmd_api(int argc, char **argv)
+{
+	api_opts o = { 0 };
+	sl_config cfg;
+	char err[512];
+	int rc = 2;
+	if (sl_config_load(&cfg, opts, SL_ARRAY_LEN(opts), &o, argc, argv, NULL, err)) {
+		fprintf(stderr, "snowline api: %s\n", err);
+		goto out;
+	}
+	if (o.help) {
+		sl_config_usage(stdout, "usage: snowline api [options]", opts, SL_ARRAY_LEN(opts));
+		rc = 0;
+		goto out;
+	}
+	if (o.new_key) {
+		sl_buf b;
+		sl_buf_init(&b, 4096);
+		sl_api_new_key(o.new_key, &b);
+		fputs(sl_buf_str(&b), stdout);
+		rc = b.len ? 0 : 1;
+		sl_buf_release(&b);
+		goto out;
+	}
+	sl_level level;
+	if (!sl_level_parse(o.log_level, strlen(o.log_level), &level)) {
+		fprintf(stderr, "snowline api: --log-level: unknown log level '%s'\n", o.log_level);
+		goto out;
+	}
+	sl_compat compat;
+	if (!strcmp(o.compat, "spec"))
+		compat = SL_COMPAT_SPEC;
+	else if (!strcmp(o.compat, "upstream"))
+		compat = SL_COMPAT_UPSTREAM;
+	else {
+		fprintf(stderr, "snowline api: --compat must be 'spec' or 'upstream', not '%s'\n", o.compat);
+		goto out;
+	}
+	char store[1100];
+	if (o.store)
+		snprintf(store, sizeof store, "%s", o.store);
+	else if (o.data_dir)
+		snprintf(store, sizeof store, "%s/index.db", o.data_dir);
+	else
+		snprintf(store, sizeof store, "%s/.snowline/index.db", getenv("HOME") ? getenv("HOME") : ".");
+	sl_log_setup(NULL, level, level);
+	struct sigaction sa = { .sa_handler = on_signal };
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	sl_api_config ac = { .store_url = store,
+			     .host = o.host,
+			     .port = (uint16_t)o.port,
+			     .threads = (unsigned)o.threads,
+			     .max_body = o.max_body,
+			     .keys_file = o.keys,
+			     .anon_rate = (double)o.anon_rate,
+			     .anon_burst = 2.0 * (double)o.anon_rate,
+			     .key_rate = (double)o.key_rate,
+			     .key_burst = 2.0 * (double)o.key_rate,
+			     .allowed_origins = o.origins,
+			     .compat = compat };
+	sl_api *a = sl_api_new(&ac, err);
+	if (!a) {
+		fprintf(stderr, "snowline api: %s\n", err);
+		rc = 1;
+		goto out;
+	}
+	/* Tests and scripts wait for this line. */
+	fprintf(stderr, "snowline api: listening on http://%s:%u (store %s)\n", o.host, sl_api_port(a),
+		store);
+	fflush(stderr);
+	rc = sl_api_run(a, &stop);
+	sl_api_free(a);
+out:
+	sl_config_release(&cfg);
+	return rc;
+}
