@@ -3,6 +3,8 @@
  */
 #include "index/derive.h"
 
+#include "codec/formats.h"
+
 #include "codec/atomic.h"
 #include "codec/coreth.h"
 #include "codec/pchain.h"
@@ -347,19 +349,32 @@ static sl_err p_decide(ix_batch *b, const ix_ctx *ctx, const sl_pchain_block *op
 	return p_tx(b, ctx, &tx, &at, is_commit(opt->type_id), err);
 }
 
+/*
+ * A container through the codec's table of what each index may hold
+ * (codec/formats.h), as `snowline decode` reads it: the proposervm wrapper
+ * when there is one, then the inner block.
+ */
+static sl_err decode(ix_batch *b, const ix_ctx *ctx, const sl_ixitem *c, sl_container_fmts set,
+		     sl_decoded_container *out, char err[256])
+{
+	sl_fmt_attempt at;
+	sl_err e = sl_container_decode(&b->arena, set, c->bytes, c->len, ctx->net->network_id, out, &at);
+	if (e) {
+		char line[200];
+		sl_fmt_attempt_describe(&at, line, sizeof line);
+		snprintf(err, 256, "%s", line);
+	}
+	return e;
+}
+
 static sl_err p_block(ix_batch *b, const ix_ctx *ctx, const sl_ixitem *c, char err[256])
 {
-	sl_span inner = sl_span_of(c->bytes, c->len);
-	const sl_proposervm_block *outer = NULL;
-	sl_proposervm_unwrap(c->bytes, c->len, &b->arena, &inner, &outer);
-	sl_pchain_block pb;
-	sl_err_detail d;
-	sl_err e = sl_pchain_block_decode(&b->arena, inner.p, inner.len, &pb, &d);
-	if (e) {
-		snprintf(err, 256, "not a P-chain block: %s at byte %zu", d.msg,
-			 (size_t)(d.offset + (inner.p - c->bytes)));
+	sl_decoded_container dc;
+	sl_err e = decode(b, ctx, c, SL_CONTAINER_P_BLOCK, &dc, err);
+	if (e)
 		return e;
-	}
+	const sl_pchain_block pb = dc.value.v.pblock;
+	const sl_proposervm_block *outer = dc.wrapped ? &dc.outer : NULL;
 	bool banff = pb.type_id >= SL_P_BANFF_PROPOSAL_BLOCK && pb.type_id <= SL_P_BANFF_STANDARD_BLOCK;
 	int64_t ts = banff ? (int64_t)pb.time : outer ? outer->timestamp : secs(c->ts_ns);
 	uint32_t ntx = sl_pchain_block_tx_count(&pb);
@@ -550,30 +565,23 @@ static sl_err x_tx(ix_batch *b, const ix_ctx *ctx, const sl_xchain_tx *tx, const
 
 static sl_err x_dag_tx(ix_batch *b, const ix_ctx *ctx, const sl_ixitem *c, char err[256])
 {
-	sl_xchain_tx tx;
-	sl_err_detail d;
-	sl_err e = sl_xchain_tx_decode(&b->arena, c->bytes, c->len, &tx, &d);
-	if (e) {
-		snprintf(err, 256, "not an X-chain tx: %s at byte %zu", d.msg, d.offset);
+	sl_decoded_container dc;
+	sl_err e = decode(b, ctx, c, SL_CONTAINER_X_TX, &dc, err);
+	if (e)
 		return e;
-	}
+	const sl_xchain_tx tx = dc.value.v.xtx;
 	ix_where at = { .chain = IX_X, .ts = secs(c->ts_ns), .seq = c->index + 1, .type = tx.utx.type_id };
 	return x_tx(b, ctx, &tx, &at, sl_span_of(c->bytes, c->len), err);
 }
 
 static sl_err x_block(ix_batch *b, const ix_ctx *ctx, const sl_ixitem *c, char err[256])
 {
-	sl_span inner = sl_span_of(c->bytes, c->len);
-	const sl_proposervm_block *outer = NULL;
-	sl_proposervm_unwrap(c->bytes, c->len, &b->arena, &inner, &outer);
-	sl_xchain_block xb;
-	sl_err_detail d;
-	sl_err e = sl_xchain_block_decode(&b->arena, inner.p, inner.len, &xb, &d);
-	if (e) {
-		snprintf(err, 256, "not an X-chain block: %s at byte %zu", d.msg,
-			 (size_t)(d.offset + (inner.p - c->bytes)));
+	sl_decoded_container dc;
+	sl_err e = decode(b, ctx, c, SL_CONTAINER_X_BLOCK, &dc, err);
+	if (e)
 		return e;
-	}
+	const sl_xchain_block xb = dc.value.v.xblock;
+	const sl_proposervm_block *outer = dc.wrapped ? &dc.outer : NULL;
 	if (xb.ntxs >= IX_MAX_BLOCK_TXS) {
 		snprintf(err, 256, "a block with %u txs", xb.ntxs);
 		return SL_ERR_TOO_LARGE;
@@ -621,15 +629,13 @@ static sl_err x_block(ix_batch *b, const ix_ctx *ctx, const sl_ixitem *c, char e
 	return b->err;
 }
 
-static sl_err x_vertex(ix_batch *b, const sl_ixitem *c, char err[256])
+static sl_err x_vertex(ix_batch *b, const ix_ctx *ctx, const sl_ixitem *c, char err[256])
 {
-	sl_xchain_vertex v;
-	sl_err_detail d;
-	sl_err e = sl_xchain_vertex_decode(&b->arena, c->bytes, c->len, &v, &d);
-	if (e) {
-		snprintf(err, 256, "not an X-chain vertex: %s at byte %zu", d.msg, d.offset);
+	sl_decoded_container dc;
+	sl_err e = decode(b, ctx, c, SL_CONTAINER_X_VERTEX, &dc, err);
+	if (e)
 		return e;
-	}
+	const sl_xchain_vertex v = dc.value.v.vertex;
 	uint8_t *ids = sl_arena_array(&b->arena, v.ntxs ? v.ntxs : 1, 32);
 	uint8_t *hash = sl_arena_alloc(&b->arena, 32);
 	ix_vertex *x = IX_PUSH(b, b->vertices);
@@ -682,34 +688,19 @@ static sl_err c_atomic(ix_batch *b, const ix_ctx *ctx, const sl_atomic_tx *tx, c
 
 static sl_err c_block(ix_batch *b, const ix_ctx *ctx, const sl_ixitem *c, char err[256])
 {
-	sl_span inner = sl_span_of(c->bytes, c->len);
-	const sl_proposervm_block *outer = NULL;
-	sl_proposervm_unwrap(c->bytes, c->len, &b->arena, &inner, &outer);
-	sl_coreth_block cb;
-	sl_err_detail d;
-	sl_err e = sl_coreth_block_decode(inner.p, inner.len, &b->arena, &cb, &d);
-	if (e) {
-		snprintf(err, 256, "not a C-chain block: %s at byte %zu", d.msg,
-			 (size_t)(d.offset + (inner.p - c->bytes)));
+	sl_decoded_container dc;
+	sl_err e = decode(b, ctx, c, SL_CONTAINER_C_BLOCK, &dc, err);
+	if (e)
 		return e;
+	const sl_coreth_block cb = dc.value.v.cblock;
+	const sl_proposervm_block *outer = dc.wrapped ? &dc.outer : NULL;
+	/* extData in the layout the block's time calls for on this network (formats.h, Network) */
+	if (dc.value.atomic_err.code) {
+		snprintf(err, 256, "C-chain block %llu: its atomic txs do not decode: %s at byte %zu of extData",
+			 (unsigned long long)cb.header.number, dc.value.atomic_err.msg, dc.value.atomic_err.offset);
+		return dc.value.atomic_err.code;
 	}
-	sl_atomic_txs atx = { 0 };
-	if (cb.ext_data.len) {
-		/* the layout the block's time calls for on this network; the other one for networks whose
-		 * ApricotPhase5 time the codec does not know (a devnet's) */
-		bool batched = cb.header.time >= sl_atomic_ap5_time(ctx->net->network_id);
-		e = sl_atomic_extdata_decode(&b->arena, cb.ext_data.p, cb.ext_data.len, batched, &atx, &d);
-		if (e && ctx->net->network_id != 1 && ctx->net->network_id != 5)
-			e = sl_atomic_extdata_decode(&b->arena, cb.ext_data.p, cb.ext_data.len, !batched,
-						     &atx, &d);
-		if (e) {
-			snprintf(
-				err, 256,
-				"C-chain block %llu: its atomic txs do not decode: %s at byte %zu of extData",
-				(unsigned long long)cb.header.number, d.msg, d.offset);
-			return e;
-		}
-	}
+	const sl_atomic_txs atx = dc.value.atomic;
 	if (cb.ntx >= IX_MAX_BLOCK_TXS || atx.ntxs >= IX_MAX_BLOCK_TXS) {
 		snprintf(err, 256, "a block with %u txs", cb.ntx);
 		return SL_ERR_TOO_LARGE;
@@ -765,7 +756,7 @@ sl_err ix_derive(ix_batch *b, const ix_ctx *ctx, const sl_ixitem *c, char err[25
 	case SL_IDX_P_BLOCK: return p_block(b, ctx, c, err);
 	case SL_IDX_X_TX: return x_dag_tx(b, ctx, c, err);
 	case SL_IDX_X_BLOCK: return x_block(b, ctx, c, err);
-	case SL_IDX_X_VTX: return x_vertex(b, c, err);
+	case SL_IDX_X_VTX: return x_vertex(b, ctx, c, err);
 	case SL_IDX_C_BLOCK: return c_block(b, ctx, c, err);
 	default: return SL_ERR_INTERNAL;
 	}
