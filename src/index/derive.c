@@ -696,8 +696,10 @@ static sl_err c_block(ix_batch *b, const ix_ctx *ctx, const sl_ixitem *c, char e
 	const sl_proposervm_block *outer = dc.wrapped ? &dc.outer : NULL;
 	/* extData in the layout the block's time calls for on this network (formats.h, Network) */
 	if (dc.value.atomic_err.code) {
-		snprintf(err, 256, "C-chain block %llu: its atomic txs do not decode: %s at byte %zu of extData",
-			 (unsigned long long)cb.header.number, dc.value.atomic_err.msg, dc.value.atomic_err.offset);
+		snprintf(err, 256,
+			 "C-chain block %llu: its atomic txs do not decode: %s at byte %zu of extData",
+			 (unsigned long long)cb.header.number, dc.value.atomic_err.msg,
+			 dc.value.atomic_err.offset);
 		return dc.value.atomic_err.code;
 	}
 	const sl_atomic_txs atx = dc.value.atomic;
