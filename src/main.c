@@ -16,6 +16,7 @@ struct command {
 };
 
 static const struct command commands[] = {
+	{ "up", cmd_up, "everything at once: a devnet node, the indexer and the Data API" },
 	{ "node", cmd_node, "serve the container index, /ext/admin, avm, info and health" },
 	{ "decode", cmd_decode, "print a container, tx or warp message as JSON" },
 	{ "devnet", cmd_devnet, "a node serving a generated local network (or --out: write its history)" },

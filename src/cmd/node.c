@@ -98,11 +98,12 @@ static const sl_opt opts[] = {
 	{ "help", SL_OPT_BOOL, O(help), NULL, 0, "show this help" },
 };
 
-static volatile sig_atomic_t stop;
+static volatile sig_atomic_t *stop_flag;
 static void on_signal(int sig)
 {
 	(void)sig;
-	stop = 1;
+	if (stop_flag)
+		*stop_flag = 1;
 }
 
 /* The HTTP server holds up to --http-max-connections sockets: take every descriptor the hard limit
@@ -118,23 +119,29 @@ static void raise_fd_limit(void)
 
 static bool parse_level(const char *s, sl_level *out) { return s && sl_level_parse(s, strlen(s), out); }
 
-int cmd_node(int argc, char **argv)
+/*
+ * The node as its options describe it, made but not yet running (port not yet bound): NULL with
+ * *rc the exit status, after a message on standard error that starts with "snowline <argv[0]>:".
+ */
+sl_node *cmd_node_open(int argc, char **argv, int *rc_out)
 {
-	node_opts o = { 0 };
-	sl_config cfg;
+	static node_opts o;
+	static sl_config cfg;
 	char err[512];
 	setlocale(LC_CTYPE, "C.UTF-8"); /* Unicode case rules for JSON-RPC method names */
+	*rc_out = 2;
 	if (sl_config_load(&cfg, opts, SL_ARRAY_LEN(opts), &o, argc, argv, NULL, err)) {
-		fprintf(stderr, "snowline node: %s\n", err);
+		fprintf(stderr, "snowline %s: %s\n", argv[0], err);
 		sl_config_release(&cfg);
-		return 2;
+		return NULL;
 	}
 	if (o.help) {
 		sl_config_usage(stdout, "usage: snowline node [options]", opts, SL_ARRAY_LEN(opts));
 		sl_config_release(&cfg);
-		return 0;
+		*rc_out = 0;
+		return NULL;
 	}
-	char data_dir[1024], profile_dir[1100], plugin_dir[1100], log_dir[1100];
+	static char data_dir[1024], profile_dir[1100], plugin_dir[1100], log_dir[1100];
 	if (o.data_dir)
 		snprintf(data_dir, sizeof data_dir, "%s", o.data_dir);
 	else
@@ -178,7 +185,7 @@ int cmd_node(int argc, char **argv)
 		.avax_asset_id = o.avax_asset_id,
 	};
 	int rc = 2;
-	char devnet_ids[3][64];
+	static char devnet_ids[3][64];
 	static sl_devnet_source dsrc;
 	static sl_node_producer producer;
 	if (o.devnet) {
@@ -228,17 +235,18 @@ int cmd_node(int argc, char **argv)
 	    !o.http_write_timeout || !o.http_idle_timeout) {
 		/* avalanchego reads 0 as "no limit"; snowline keeps every limit. */
 		fprintf(stderr,
-			"snowline node: --http-max-connections and the --http-*-timeout options must be "
-			"more than 0\n");
+			"snowline %s: --http-max-connections and the --http-*-timeout options must be "
+			"more than 0\n",
+			argv[0]);
 		goto out;
 	}
 	if (!parse_level(o.log_level, &nc.log_level)) {
-		fprintf(stderr, "snowline node: --log-level: unknown log level '%s'\n", o.log_level);
+		fprintf(stderr, "snowline %s: --log-level: unknown log level '%s'\n", argv[0], o.log_level);
 		goto out;
 	}
 	nc.log_display_level = nc.log_level;
 	if (o.log_display_level && !parse_level(o.log_display_level, &nc.log_display_level)) {
-		fprintf(stderr, "snowline node: --log-display-level: unknown log level '%s'\n",
+		fprintf(stderr, "snowline %s: --log-display-level: unknown log level '%s'\n", argv[0],
 			o.log_display_level);
 		goto out;
 	}
@@ -247,7 +255,8 @@ int cmd_node(int argc, char **argv)
 	else if (!strcmp(o.compat, "upstream"))
 		nc.compat = SL_COMPAT_UPSTREAM;
 	else {
-		fprintf(stderr, "snowline node: --compat must be 'spec' or 'upstream', not '%s'\n", o.compat);
+		fprintf(stderr, "snowline %s: --compat must be 'spec' or 'upstream', not '%s'\n", argv[0],
+			o.compat);
 		goto out;
 	}
 	if (nc.follow_url) {
@@ -259,24 +268,43 @@ int cmd_node(int argc, char **argv)
 		nc.follow_url = follow;
 	}
 
+	int exit_code = 1;
+	sl_node *n = sl_node_new(&nc, err, &exit_code);
+	if (!n) {
+		fprintf(stderr, "snowline %s: %s\n", argv[0], err);
+		rc = exit_code;
+		goto out;
+	}
+	/* the node keeps pointers into the options: they live as long as the process (one node) */
+	*rc_out = 0;
+	return n;
+out:
+	sl_config_release(&cfg);
+	*rc_out = rc;
+	return NULL;
+}
+
+void cmd_signals(volatile sig_atomic_t *flag)
+{
+	stop_flag = flag;
 	raise_fd_limit();
 	struct sigaction sa = { .sa_handler = on_signal };
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
+}
 
-	int exit_code = 1;
-	sl_node *n = sl_node_new(&nc, err, &exit_code);
-	if (!n) {
-		fprintf(stderr, "snowline node: %s\n", err);
-		rc = exit_code;
-		goto out;
-	}
+int cmd_node(int argc, char **argv)
+{
+	int rc;
+	sl_node *n = cmd_node_open(argc, argv, &rc);
+	if (!n)
+		return rc;
+	static volatile sig_atomic_t stop;
+	cmd_signals(&stop);
 	rc = sl_node_run(n, &stop);
 	sl_node_free(n);
-out:
-	sl_config_release(&cfg);
 	return rc;
 }
 

@@ -6,6 +6,7 @@
 #ifndef SL_CMD_WIRING_H
 #define SL_CMD_WIRING_H
 
+#include <signal.h>
 #include <stdio.h>
 
 #include "devnet/devnet.h"
@@ -47,5 +48,13 @@ SL_MUST_USE sl_err sl_devnet_source_check(const sl_devnet_config *cfg, const cha
 
 /* node.c: the node's options (devnet.c prints them in its own usage and passes them on). */
 const sl_opt *cmd_node_options(size_t *n);
+/*
+ * node.c: the node its options describe, made but not running (sl_node_run binds the port);
+ * NULL with *rc the exit status after a message "snowline <argv[0]>: …" on standard error
+ * (*rc 0 after --help).
+ */
+sl_node *cmd_node_open(int argc, char **argv, int *rc);
+/* SIGTERM and SIGINT set *flag; SIGPIPE is ignored; the descriptor limit is raised to the hard one. */
+void cmd_signals(volatile sig_atomic_t *flag);
 
 #endif

@@ -94,6 +94,19 @@ static void derive(const char *seed, const char *what, uint32_t i, uint8_t out[3
 	sl_sha256(msg, (size_t)n, out);
 }
 
+/* Account i's secp256k1 key and its address (hash160 of the compressed public key). */
+static void account_key(const char *seed, uint32_t i, uint8_t sk[32], uint8_t addr[20])
+{
+	for (uint32_t salt = 0;; salt++) {
+		derive(seed, salt ? "account-retry" : "account", i * 1000 + salt, sk);
+		uint8_t pub[33];
+		if (sl_secp_pubkey(sk, pub)) {
+			sl_hash160(pub, 33, addr);
+			return;
+		}
+	}
+}
+
 static void set_params(dn_world *w)
 {
 	uint64_t start = w->cfg.start_time;
@@ -160,14 +173,7 @@ sl_devnet *sl_devnet_new(const sl_devnet_config *cfg, char err[256])
 	}
 	for (uint32_t i = 0; i < w->nkeys; i++) {
 		dn_key *k = &w->keys[i];
-		for (uint32_t salt = 0;; salt++) {
-			derive(w->seed, salt ? "account-retry" : "account", i * 1000 + salt, k->sk);
-			uint8_t pub[33];
-			if (sl_secp_pubkey(k->sk, pub)) {
-				sl_hash160(pub, 33, k->addr);
-				break;
-			}
-		}
+		account_key(w->seed, i, k->sk, k->addr);
 		if (!sl_secp_address(k->sk, k->evm)) {
 			snprintf(err, 256, "cannot derive key %u", i);
 			goto fail;
@@ -271,6 +277,18 @@ const sl_devnet_config *sl_devnet_config_of(const sl_devnet *d) { return &d->w.c
 const char *sl_devnet_chain_id(const sl_devnet *d, char chain)
 {
 	return d->chain_ids[chain == 'P' ? DN_P : chain == 'X' ? DN_X : DN_C];
+}
+
+void sl_devnet_account_of(const sl_devnet_config *cfg, uint32_t i, char chain, char out[96])
+{
+	uint8_t sk[32], addr[20];
+	account_key(cfg->seed ? cfg->seed : "snowline", i, sk, addr);
+	const char alias[2] = { chain, 0 };
+	sl_buf a = { .p = (uint8_t *)out, .cap = 96, .max = 95 };
+	sl_addr_write(&a, alias,
+		      sl_addr_hrp(cfg->network_id ? cfg->network_id : sl_devnet_network_id(cfg->network)),
+		      addr);
+	out[a.len] = 0;
 }
 
 void sl_devnet_chain_id_of(const sl_devnet_config *cfg, char chain, char out[64])

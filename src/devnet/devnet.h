@@ -99,6 +99,8 @@ void sl_devnet_manifest_write(const sl_devnet *d, sl_buf *out);
 const char *sl_devnet_chain_id(const sl_devnet *d, char chain /* 'P', 'X', 'C' */);
 /* The same without building the network: the ids follow from the config alone ('A': the AVAX asset). */
 void sl_devnet_chain_id_of(const sl_devnet_config *cfg, char chain, char out[64]);
+/* Account i's address on chain 'P' or 'X' ("P-fuji1…"), from the settings alone. */
+void sl_devnet_account_of(const sl_devnet_config *cfg, uint32_t i, char chain, char out[96]);
 
 /*
  * Snapshots (format: docs/devnet.md). sl_devnet_snapshot appends the whole
