@@ -107,10 +107,10 @@ test: build/snowline build/asan/snowline $(PLUGINS) $(TESTS) $(REPLAYERS)
 fuzz: $(FUZZERS)
 	@./scripts/fuzz.sh $(FUZZ_SECONDS)
 
-# The main job: a devnet node on :9650 (index on, history then live blocks), data under ./data.
+# The main job: snowline up — a fuji devnet node on :9650, the indexer, the Data API on :8080; data under ./data.
 run: build/snowline $(PLUGINS)
-	@mkdir -p data/plugins && cp $(PLUGINS) data/plugins/
-	./build/snowline devnet --data-dir data $(ARGS)
+	@mkdir -p data/node/plugins && cp $(PLUGINS) data/node/plugins/
+	./build/snowline up --data-dir data $(ARGS)
 
 bench: build/snowline
 	@./bench/run.sh

@@ -56,7 +56,8 @@ static const sl_opt opts[] = {
 	{ "network", SL_OPT_STR, O(network), "fuji", 0,
 	  "whose ids the devnet carries: fuji, mainnet or local (docs/devnet.md)" },
 	{ "devnet-seed", SL_OPT_STR, O(seed), "snowline", 0, "the seed the devnet's history follows from" },
-	{ "devnet-txs", SL_OPT_U64, O(txs), "5000", 100000000, "about how many txs the devnet history holds" },
+	{ "devnet-txs", SL_OPT_U64, O(txs), "5000", 100000000,
+	  "about how many txs the devnet history holds" },
 	{ "devnet-accounts", SL_OPT_U64, O(accounts), "64", 100000, "funded secp256k1 keys of the devnet" },
 	{ "devnet-validators", SL_OPT_U64, O(validators), "5", 1000, "genesis validators of the devnet" },
 	{ "devnet-start-time", SL_OPT_U64, O(start_time), "1704067200", UINT32_MAX,
@@ -65,7 +66,8 @@ static const sl_opt opts[] = {
 	  "live block period of the devnet (0: history only)" },
 	{ "compat", SL_OPT_STR, O(compat), "spec", 0,
 	  "'spec', or 'upstream' for avalanchego's and the hosted Data API's behaviour where they differ" },
-	{ "keys-file", SL_OPT_STR, O(keys), NULL, 0, "the Data API's keys (docs/api.md; snowline api --new-key)" },
+	{ "keys-file", SL_OPT_STR, O(keys), NULL, 0,
+	  "the Data API's keys (docs/api.md; snowline api --new-key)" },
 	{ "rate-anonymous", SL_OPT_U64, O(anon_rate), "0", 1000000,
 	  "Data API requests per second per client address without a key (0: unlimited)" },
 	{ "allowed-origins", SL_OPT_STR, O(origins), "*", 0, "CORS: origins a browser page may call from" },
@@ -102,8 +104,9 @@ static void *index_main(void *arg)
 	part *p = arg;
 	p->rc = sl_indexer_run(p->ix, &stop);
 	if (p->rc) {
-		fprintf(stderr, "snowline up: the indexer stopped on a container it cannot index (see the index "
-				"log); stopping\n");
+		fprintf(stderr,
+			"snowline up: the indexer stopped on a container it cannot index (see the index "
+			"log); stopping\n");
 		stop = 1;
 	}
 	return NULL;
@@ -165,14 +168,18 @@ static void examples(const char *api, const char *net, const sl_devnet_config *d
 		char p[96], x[96];
 		sl_devnet_account_of(dc, 0, 'P', p);
 		sl_devnet_account_of(dc, 0, 'X', x);
-		fprintf(stderr, "  curl '%s/v1/networks/%s/blockchains/p-chain/balances?addresses=%s'\n", api, net, p);
-		fprintf(stderr, "  curl '%s/v1/networks/%s/blockchains/x-chain/transactions?addresses=%s&pageSize=2'\n",
+		fprintf(stderr, "  curl '%s/v1/networks/%s/blockchains/p-chain/balances?addresses=%s'\n", api,
+			net, p);
+		fprintf(stderr,
+			"  curl '%s/v1/networks/%s/blockchains/x-chain/transactions?addresses=%s&pageSize=2'\n",
 			api, net, x);
-		fprintf(stderr, "  curl '%s/v1/networks/%s/blockchains/p-chain/utxos?addresses=%s&pageSize=3'\n", api,
+		fprintf(stderr,
+			"  curl '%s/v1/networks/%s/blockchains/p-chain/utxos?addresses=%s&pageSize=3'\n", api,
 			net, p);
 	} else {
 		fprintf(stderr, "  curl '%s/health'\n", api);
-		fprintf(stderr, "  curl '%s/v1/networks/%s/blockchains/x-chain/vertices?pageSize=2'\n", api, net);
+		fprintf(stderr, "  curl '%s/v1/networks/%s/blockchains/x-chain/vertices?pageSize=2'\n", api,
+			net);
 		fprintf(stderr, "  curl '%s/metrics'\n", api);
 	}
 	fprintf(stderr, "\n");
@@ -190,11 +197,12 @@ int cmd_up(int argc, char **argv)
 		goto out;
 	}
 	if (o.help) {
-		sl_config_usage(stdout,
-				"usage: snowline up [options]\n\n"
-				"A devnet node, the indexer and the Data API in one process (README.md). With --node,\n"
-				"the indexer reads that node instead of a devnet.",
-				opts, SL_ARRAY_LEN(opts));
+		sl_config_usage(
+			stdout,
+			"usage: snowline up [options]\n\n"
+			"A devnet node, the indexer and the Data API in one process (README.md). With --node,\n"
+			"the indexer reads that node instead of a devnet.",
+			opts, SL_ARRAY_LEN(opts));
 		rc = 0;
 		goto out;
 	}
@@ -203,7 +211,8 @@ int cmd_up(int argc, char **argv)
 	while (m < SL_ARRAY_LEN(modes) && strcmp(o.progress, modes[m]))
 		m++;
 	if (m == SL_ARRAY_LEN(modes)) {
-		fprintf(stderr, "snowline up: --progress must be auto, tty, log or off, not '%s'\n", o.progress);
+		fprintf(stderr, "snowline up: --progress must be auto, tty, log or off, not '%s'\n",
+			o.progress);
 		goto out;
 	}
 	if (o.http_port == o.api_port && o.http_port && !o.node) {
@@ -268,13 +277,15 @@ int cmd_up(int argc, char **argv)
 		snprintf(genesis, sizeof genesis, "%s/devnet-genesis.json", node_dir);
 	} else {
 		size_t nl = strlen(o.node);
-		snprintf(node_url, sizeof node_url, "%.*s", (int)(nl && o.node[nl - 1] == '/' ? nl - 1 : nl), o.node);
+		snprintf(node_url, sizeof node_url, "%.*s", (int)(nl && o.node[nl - 1] == '/' ? nl - 1 : nl),
+			 o.node);
 		snprintf(genesis, sizeof genesis, "%s", o.genesis ? o.genesis : "");
 		sl_level lv = SL_INFO, dv = SL_WARN;
 		if (!sl_level_parse(o.log_level, strlen(o.log_level), &lv) ||
 		    !sl_level_parse(o.log_display_level, strlen(o.log_display_level), &dv)) {
-			fprintf(stderr, "snowline up: --log-level and --log-display-level take verbo debug trace "
-					"info warn error fatal off\n");
+			fprintf(stderr,
+				"snowline up: --log-level and --log-display-level take verbo debug trace "
+				"info warn error fatal off\n");
 			goto out;
 		}
 		mkdir(log_dir, 0750);
@@ -297,7 +308,8 @@ int cmd_up(int argc, char **argv)
 		node.running = true;
 		if (!wait_file(genesis)) {
 			if (!stop)
-				fprintf(stderr, "snowline up: the devnet wrote no genesis file (%s)\n", genesis);
+				fprintf(stderr, "snowline up: the devnet wrote no genesis file (%s)\n",
+					genesis);
 			goto done;
 		}
 	}
