@@ -108,7 +108,7 @@ static bool read_file(const char *path, sl_buf *out)
 	char err[256];
 	if (!sl_buf_read_file(out, path, err))
 		return true;
-	fprintf(stderr, "decode: %s\n", err);
+	fprintf(stderr, "snowline decode: %s\n", err);
 	return false;
 }
 
@@ -117,7 +117,7 @@ static bool read_input(const char *arg, sl_buf *out)
 	if (arg[0] != '@') {
 		if (parse_hex(arg, strlen(arg), out))
 			return true;
-		fprintf(stderr, "decode: input is not hex (give hex, or @FILE)\n");
+		fprintf(stderr, "snowline decode: input is not hex (give hex, or @FILE)\n");
 		return false;
 	}
 	sl_buf raw;
@@ -138,7 +138,7 @@ static void print_attempt(const sl_fmt_attempt *at, const char *suffix)
 {
 	char line[512];
 	sl_fmt_attempt_describe(at, line, sizeof line);
-	fprintf(stderr, "decode: %s%s\n", line, suffix);
+	fprintf(stderr, "snowline decode: %s%s\n", line, suffix);
 }
 
 static const char *container_kind(const sl_decoded_container *c)
@@ -178,7 +178,7 @@ static int run(const struct opts *o)
 		const uint8_t *t = p + n - 4;
 		if (body_ok) {
 			fprintf(stderr,
-				"decode: checksum mismatch: the input ends in %02x%02x%02x%02x, but the index API "
+				"snowline decode: checksum mismatch: the input ends in %02x%02x%02x%02x, but the index API "
 				"checksum of the %zu bytes before it is %02x%02x%02x%02x (those bytes decode as %s)\n",
 				t[0], t[1], t[2], t[3], n - 4, sum[0], sum[1], sum[2], sum[3],
 				container_kind(&c));
@@ -190,7 +190,7 @@ static int run(const struct opts *o)
 		else
 			print_attempt(&at, "");
 		fprintf(stderr,
-			"decode: (nor is it a container with a bad checksum: the last 4 bytes %02x%02x%02x%02x are "
+			"snowline decode: (nor is it a container with a bad checksum: the last 4 bytes %02x%02x%02x%02x are "
 			"not the index API checksum %02x%02x%02x%02x, and the bytes before them do not decode "
 			"either)\n",
 			t[0], t[1], t[2], t[3], sum[0], sum[1], sum[2], sum[3]);
@@ -212,8 +212,8 @@ static int run(const struct opts *o)
 		}
 		sl_buf_release(&enc);
 		if (err != SL_OK) {
-			fprintf(stderr, "decode: re-encoding the %s failed: %s\n", container_kind(&c),
-				sl_err_name(err));
+			fprintf(stderr, "snowline decode: re-encoding the %s failed: %s\n",
+				container_kind(&c), sl_err_name(err));
 			goto done;
 		}
 	} else {
@@ -221,7 +221,7 @@ static int run(const struct opts *o)
 	}
 	sl_jw_obj_end(&w);
 	if (out.err) {
-		fprintf(stderr, "decode: output too large\n");
+		fprintf(stderr, "snowline decode: output too large\n");
 		goto done;
 	}
 	fwrite(out.p, 1, out.len, stdout);
@@ -317,7 +317,7 @@ static int run_bench(const struct opts *o)
 			if (file.p[off] == (uint8_t)bench_kinds[k].tag)
 				kind = k;
 		if (kind < 0 || file.len - off < 5 || sl_be32(file.p + off + 1) > file.len - off - 5) {
-			fprintf(stderr, "decode: bench file: bad record at byte %zu\n", off);
+			fprintf(stderr, "snowline decode: bench file: bad record at byte %zu\n", off);
 			goto done;
 		}
 		recs[nrec++] = (struct bench_rec){ kind, file.p + off + 5, sl_be32(file.p + off + 1) };
@@ -348,7 +348,7 @@ static int run_bench(const struct opts *o)
 				if (err != SL_OK) {
 					char line[512];
 					sl_fmt_attempt_describe(&at, line, sizeof line);
-					fprintf(stderr, "decode: bench record %zu (%s): %s\n", i,
+					fprintf(stderr, "snowline decode: bench record %zu (%s): %s\n", i,
 						bench_kinds[k].name, line);
 					goto done;
 				}
@@ -441,7 +441,7 @@ static int bad_usage(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	fputs("decode: ", stderr);
+	fputs("snowline decode: ", stderr);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);

@@ -103,7 +103,7 @@ test('proposervm vectors: signed blocks, granite epochs, gibberish', () => {
     // the inner block is the byte 0x03: no block of any chain, and decode says so
     const r = run([b.hex]);
     assert.equal(r.status, 1, r.stdout);
-    assert.match(r.stderr, /^decode: the inner block of a proposervm\.block is not a valid [a-z]+\.block: .* at byte \d+ \(byte 0 of the inner block\)/);
+    assert.match(r.stderr, /^snowline decode: the inner block of a proposervm\.block is not a valid [a-z]+\.block: .* at byte \d+ \(byte 0 of the inner block\)/);
     // the wrapper alone, by name
     const d = decode('--kind', 'proposervm.block', b.hex);
     assert.equal(d.kind, 'proposervm.block');
@@ -255,7 +255,7 @@ test('garbage: exit 1 and an error naming a byte offset', () => {
     const r = run(args);
     assert.equal(r.status, 1, `${args.join(' ')}: ${r.stdout}`);
     // the failure, then (for more than 4 bytes) that the last 4 were no checksum either
-    assert.match(r.stderr, /^decode: not a valid [a-z._]+: .* at byte \d+\n(decode: \(nor is it a container with a bad checksum: .*\)\n)?$/, args.join(' '));
+    assert.match(r.stderr, /^snowline decode: not a valid [a-z._]+: .* at byte \d+\n(snowline decode: \(nor is it a container with a bad checksum: .*\)\n)?$/, args.join(' '));
   }
   // a truncated real tx names the offset where it ran out
   const t = vectors('pchain-txs.json').signed_txs.find((v) => v.hex.length > 400);
@@ -276,7 +276,7 @@ const failure = (args) => {
   assert.equal(r.status, 1, `${args.join(' ').slice(0, 80)}: exit ${r.status}: ${r.stdout.slice(0, 200)}`);
   return r.stderr;
 };
-const INNER = /^decode: the inner block of a proposervm\.block is not a valid ([a-z]+\.[a-z_]+): (.*) at byte (\d+) \(byte (\d+) of the inner block\)\n/;
+const INNER = /^snowline decode: the inner block of a proposervm\.block is not a valid ([a-z]+\.[a-z_]+): (.*) at byte (\d+) \(byte (\d+) of the inner block\)\n/;
 
 test('a proposervm wrapper whose inner block does not decode is an error: which format, why, where', () => {
   const c = pContainer();
@@ -307,9 +307,9 @@ test('--chain limits the formats tried: warp only without --chain, with --chain 
     const e = failure(['--chain', chain, truncated]);
     assert.doesNotMatch(e, /warp/, `--chain ${chain}: ${e}`);
   }
-  assert.match(failure(['--chain', 'P', truncated]), /^decode: not a valid (proposervm\.block|pchain\.[a-z_]+): /);
+  assert.match(failure(['--chain', 'P', truncated]), /^snowline decode: not a valid (proposervm\.block|pchain\.[a-z_]+): /);
   const msg = vectors('warp.json').vectors.find((v) => v.kind === 'warp.signed_message').hex;
-  assert.match(failure(['--chain', 'P', msg]), /^decode: not a valid pchain\./);
+  assert.match(failure(['--chain', 'P', msg]), /^snowline decode: not a valid pchain\./);
   assert.equal(decode('--chain', 'warp', msg).kind, 'warp.message');
   assert.equal(decode(msg).kind, 'warp.message');
   assert.equal(decode('--kind', 'warp.message', msg).kind, 'warp.message');
@@ -324,14 +324,14 @@ test('the index API checksum: verified and dropped, or a mismatch said as such',
   const wrong = Buffer.concat([c, Buffer.from(sum.map((b, i) => (i === 0 ? b ^ 1 : b)))]);
   for (const args of [[], ['--chain', 'P']]) {
     const e = failure([...args, wrong.toString('hex')]);
-    assert.match(e, /^decode: checksum mismatch: the input ends in [0-9a-f]{8}, but the index API checksum of the 449 bytes before it is [0-9a-f]{8} \(those bytes decode as proposervm\.block\)\n$/);
+    assert.match(e, /^snowline decode: checksum mismatch: the input ends in [0-9a-f]{8}, but the index API checksum of the 449 bytes before it is [0-9a-f]{8} \(those bytes decode as proposervm\.block\)\n$/);
   }
   // a tx with a wrong checksum too (not "trailing bytes" of some other format)
   const tx = Buffer.from(vectors('pchain-txs.json').signed_txs.find((t) => t.expected.type === 'BaseTx').hex, 'hex');
   assert.match(failure([Buffer.concat([tx, Buffer.from('00000000', 'hex')]).toString('hex')]), /checksum mismatch.*decode as pchain\.tx/);
   // nothing decodes either way: the failure, and that the last 4 bytes were no checksum
   const e = failure([c.subarray(0, 300).toString('hex')]);
-  assert.match(e, /^decode: not a valid [a-z._]+: .* at byte \d+\ndecode: \(nor is it a container with a bad checksum: /);
+  assert.match(e, /^snowline decode: not a valid [a-z._]+: .* at byte \d+\nsnowline decode: \(nor is it a container with a bad checksum: /);
 });
 
 test('txs nested in blocks carry their Go type', () => {
@@ -447,7 +447,7 @@ test('command line: --help, and a bad argument named with the reason (exit 2)', 
   for (const [args, re] of bad) {
     const r = run(args);
     assert.equal(r.status, 2, args.join(' '));
-    assert.match(r.stderr, new RegExp('^decode: ' + re.source), args.join(' '));
+    assert.match(r.stderr, new RegExp('^snowline decode: ' + re.source), args.join(' '));
   }
   const tx = vectors('pchain-txs.json').signed_txs[2];
   assert.equal(decode('--chain=P', '--network-id=5', tx.hex).value.id, tx.expected.txID);
