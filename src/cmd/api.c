@@ -9,6 +9,7 @@
 
 #include "api/api.h"
 #include "cmd/cmd.h"
+#include "cmd/wiring.h"
 #include "util/config.h"
 #include "util/log.h"
 
@@ -77,19 +78,9 @@ int cmd_api(int argc, char **argv)
 		goto out;
 	}
 	sl_level level;
-	if (!sl_level_parse(o.log_level, strlen(o.log_level), &level)) {
-		fprintf(stderr, "snowline api: --log-level: unknown log level '%s'\n", o.log_level);
-		goto out;
-	}
 	sl_compat compat;
-	if (!strcmp(o.compat, "spec"))
-		compat = SL_COMPAT_SPEC;
-	else if (!strcmp(o.compat, "upstream"))
-		compat = SL_COMPAT_UPSTREAM;
-	else {
-		fprintf(stderr, "snowline api: --compat must be 'spec' or 'upstream', not '%s'\n", o.compat);
+	if (!cmd_level("api", "log-level", o.log_level, &level) || !cmd_compat("api", o.compat, &compat))
 		goto out;
-	}
 	char store[1100];
 	if (o.store)
 		snprintf(store, sizeof store, "%s", o.store);

@@ -50,6 +50,7 @@
 #include "codec/formats.h"
 #include "crypto/hash.h"
 #include "util/arena.h"
+#include "util/hex.h"
 #include "util/limits.h"
 
 #define DECODE_ARENA_CAP (256u << 20)
@@ -70,17 +71,6 @@ struct opts {
 
 /* ---- input ------------------------------------------------------------------ */
 
-static int nibble(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* Hex text (whitespace around it ignored, optional 0x) into out; false if not hex. */
 static bool parse_hex(const char *s, size_t n, sl_buf *out)
 {
@@ -93,7 +83,7 @@ static bool parse_hex(const char *s, size_t n, sl_buf *out)
 	if (n % 2)
 		return false;
 	for (size_t i = 0; i < n; i += 2) {
-		int hi = nibble((unsigned char)s[i]), lo = nibble((unsigned char)s[i + 1]);
+		int hi = sl_hex_digit((unsigned char)s[i]), lo = sl_hex_digit((unsigned char)s[i + 1]);
 		if (hi < 0 || lo < 0)
 			return false;
 		uint8_t byte = (uint8_t)(hi << 4 | lo);

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include "cmd/cmd.h"
+#include "cmd/wiring.h"
 #include "index/index.h"
 #include "util/config.h"
 #include "util/log.h"
@@ -122,21 +123,10 @@ int cmd_index(int argc, char **argv)
 		fprintf(stderr, "snowline index: %s\n", e256);
 		goto out;
 	}
-	static const char *const modes[] = { "auto", "tty", "log", "off" };
-	size_t m = 0;
-	while (m < SL_ARRAY_LEN(modes) && strcmp(o.progress, modes[m]))
-		m++;
-	if (m == SL_ARRAY_LEN(modes)) {
-		fprintf(stderr, "snowline index: --progress must be auto, tty, log or off, not '%s'\n",
-			o.progress);
-		goto out;
-	}
-	ic.progress = (sl_index_progress)m;
 	sl_level level;
-	if (!sl_level_parse(o.log_level, strlen(o.log_level), &level)) {
-		fprintf(stderr, "snowline index: --log-level: unknown log level '%s'\n", o.log_level);
+	if (!cmd_progress("index", o.progress, &ic.progress) ||
+	    !cmd_level("index", "log-level", o.log_level, &level))
 		goto out;
-	}
 	char dir[1024], store[1100];
 	snprintf(dir, sizeof dir, "%s", o.data_dir ? o.data_dir : "");
 	if (!o.data_dir)

@@ -117,8 +117,6 @@ static void raise_fd_limit(void)
 	}
 }
 
-static bool parse_level(const char *s, sl_level *out) { return s && sl_level_parse(s, strlen(s), out); }
-
 /*
  * The node as its options describe it, made but not yet running (port not yet bound): NULL with
  * *rc the exit status, after a message on standard error that starts with "snowline <argv[0]>:".
@@ -240,25 +238,13 @@ sl_node *cmd_node_open(int argc, char **argv, int *rc_out)
 			argv[0]);
 		goto out;
 	}
-	if (!parse_level(o.log_level, &nc.log_level)) {
-		fprintf(stderr, "snowline %s: --log-level: unknown log level '%s'\n", argv[0], o.log_level);
+	if (!cmd_level(argv[0], "log-level", o.log_level, &nc.log_level))
 		goto out;
-	}
 	nc.log_display_level = nc.log_level;
-	if (o.log_display_level && !parse_level(o.log_display_level, &nc.log_display_level)) {
-		fprintf(stderr, "snowline %s: --log-display-level: unknown log level '%s'\n", argv[0],
-			o.log_display_level);
+	if ((o.log_display_level &&
+	     !cmd_level(argv[0], "log-display-level", o.log_display_level, &nc.log_display_level)) ||
+	    !cmd_compat(argv[0], o.compat, &nc.compat))
 		goto out;
-	}
-	if (!strcmp(o.compat, "spec"))
-		nc.compat = SL_COMPAT_SPEC;
-	else if (!strcmp(o.compat, "upstream"))
-		nc.compat = SL_COMPAT_UPSTREAM;
-	else {
-		fprintf(stderr, "snowline %s: --compat must be 'spec' or 'upstream', not '%s'\n", argv[0],
-			o.compat);
-		goto out;
-	}
 	if (nc.follow_url) {
 		size_t len = strlen(nc.follow_url);
 		while (len && nc.follow_url[len - 1] == '/')

@@ -206,15 +206,13 @@ int cmd_up(int argc, char **argv)
 		rc = 0;
 		goto out;
 	}
-	static const char *const modes[] = { "auto", "tty", "log", "off" };
-	size_t m = 0;
-	while (m < SL_ARRAY_LEN(modes) && strcmp(o.progress, modes[m]))
-		m++;
-	if (m == SL_ARRAY_LEN(modes)) {
-		fprintf(stderr, "snowline up: --progress must be auto, tty, log or off, not '%s'\n",
-			o.progress);
+	sl_index_progress progress;
+	sl_compat compat;
+	sl_level level, display;
+	if (!cmd_progress("up", o.progress, &progress) || !cmd_compat("up", o.compat, &compat) ||
+	    !cmd_level("up", "log-level", o.log_level, &level) ||
+	    !cmd_level("up", "log-display-level", o.log_display_level, &display))
 		goto out;
-	}
 	if (o.http_port == o.api_port && o.http_port && !o.node) {
 		fprintf(stderr, "snowline up: --http-port and --api-port are both %llu\n",
 			(unsigned long long)o.http_port);
@@ -222,13 +220,6 @@ int cmd_up(int argc, char **argv)
 	}
 	if (o.genesis && !o.node) {
 		fprintf(stderr, "snowline up: --genesis goes with --node (the devnet gives its own)\n");
-		goto out;
-	}
-	sl_compat compat = SL_COMPAT_SPEC;
-	if (!strcmp(o.compat, "upstream"))
-		compat = SL_COMPAT_UPSTREAM;
-	else if (strcmp(o.compat, "spec")) {
-		fprintf(stderr, "snowline up: --compat must be 'spec' or 'upstream', not '%s'\n", o.compat);
 		goto out;
 	}
 	static char dir[1024], node_dir[1100], log_dir[1100], store[1100], genesis[1200], node_url[1100];
@@ -280,16 +271,8 @@ int cmd_up(int argc, char **argv)
 		snprintf(node_url, sizeof node_url, "%.*s", (int)(nl && o.node[nl - 1] == '/' ? nl - 1 : nl),
 			 o.node);
 		snprintf(genesis, sizeof genesis, "%s", o.genesis ? o.genesis : "");
-		sl_level lv = SL_INFO, dv = SL_WARN;
-		if (!sl_level_parse(o.log_level, strlen(o.log_level), &lv) ||
-		    !sl_level_parse(o.log_display_level, strlen(o.log_display_level), &dv)) {
-			fprintf(stderr,
-				"snowline up: --log-level and --log-display-level take verbo debug trace "
-				"info warn error fatal off\n");
-			goto out;
-		}
 		mkdir(log_dir, 0750);
-		sl_log_setup(log_dir, lv, dv);
+		sl_log_setup(log_dir, level, display);
 	}
 	/* progress at info on standard error whatever the display level; every other line as set */
 	static const char *const shown[] = { "source", "index" };
@@ -320,7 +303,7 @@ int cmd_up(int argc, char **argv)
 	sl_metrics_collector(metrics, sl_metrics_process, NULL);
 	sl_indexer_config ic = { .node_url = node_url,
 				 .store_url = store,
-				 .progress = (sl_index_progress)m,
+				 .progress = progress,
 				 .metrics = metrics,
 				 .genesis_file = genesis[0] ? genesis : NULL };
 	/* the node may still be binding its port: try for a while (a node of --node may be starting too) */

@@ -10,8 +10,11 @@
 #include <stdio.h>
 
 #include "devnet/devnet.h"
+#include "index/index.h"
 #include "node/node.h"
+#include "util/compat.h"
 #include "util/config.h"
+#include "util/log.h"
 
 /* devnet_source.c: the devnet as a node producer. `src` must outlive the node. */
 typedef struct sl_devnet_source {
@@ -56,5 +59,11 @@ const sl_opt *cmd_node_options(size_t *n);
 sl_node *cmd_node_open(int argc, char **argv, int *rc);
 /* SIGTERM and SIGINT set *flag; SIGPIPE is ignored; the descriptor limit is raised to the hard one. */
 void cmd_signals(volatile sig_atomic_t *flag);
+
+/* options.c: --compat, --progress and log levels, one way for every command (false: a message
+ * "snowline <cmd>: …" was printed, exit 2). */
+bool cmd_compat(const char *cmd, const char *s, sl_compat *out);
+bool cmd_progress(const char *cmd, const char *s, sl_index_progress *out);
+bool cmd_level(const char *cmd, const char *option, const char *s, sl_level *out);
 
 #endif

@@ -7,6 +7,8 @@
 
 #include <strings.h>
 
+#include "util/hex.h"
+
 /* RFC 9110 tchar: the bytes of a token (methods, header names). */
 static const bool tchar[256] = {
 	['!'] = 1, ['#'] = 1, ['$'] = 1, ['%'] = 1, ['&'] = 1, ['\''] = 1, ['*'] = 1, ['+'] = 1, ['-'] = 1,
@@ -19,17 +21,6 @@ static const bool tchar[256] = {
 	['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1, ['q'] = 1, ['r'] = 1,  ['s'] = 1, ['t'] = 1, ['u'] = 1,
 	['v'] = 1, ['w'] = 1, ['x'] = 1, ['y'] = 1, ['z'] = 1,
 };
-
-static int hexval(unsigned char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
 
 size_t sl_http_head_end(const char *buf, size_t len, size_t *scanned)
 {
@@ -122,8 +113,8 @@ static int request_line(char *buf, char *line, size_t ll, sl_http_head *h, const
 	}
 	const char *v = line + k + 1;
 	size_t vl = ll - k - 1;
-	if (vl != 8 || memcmp(v, "HTTP/", 5) || v[6] != '.' || hexval((unsigned char)v[5]) < 0 ||
-	    hexval((unsigned char)v[7]) < 0 || v[5] > '9' || v[7] > '9')
+	if (vl != 8 || memcmp(v, "HTTP/", 5) || v[6] != '.' || sl_hex_digit((unsigned char)v[5]) < 0 ||
+	    sl_hex_digit((unsigned char)v[7]) < 0 || v[5] > '9' || v[7] > '9')
 		FAIL(400, "malformed HTTP version");
 	if (v[5] != '1')
 		FAIL(505, "HTTP version not supported");
@@ -254,8 +245,8 @@ ptrdiff_t sl_http_pct_decode(const char *in, size_t n, char *out, bool plus)
 	for (size_t i = 0; i < n; i++) {
 		char c = in[i];
 		int hi, lo;
-		if (c == '%' && i + 2 < n && (hi = hexval((unsigned char)in[i + 1])) >= 0 &&
-		    (lo = hexval((unsigned char)in[i + 2])) >= 0) {
+		if (c == '%' && i + 2 < n && (hi = sl_hex_digit((unsigned char)in[i + 1])) >= 0 &&
+		    (lo = sl_hex_digit((unsigned char)in[i + 2])) >= 0) {
 			c = (char)(hi << 4 | lo);
 			i += 2;
 		} else if (plus && c == '+') {
@@ -329,10 +320,10 @@ size_t sl_http_chunked_decode(sl_http_chunked *c, const uint8_t *in, size_t n, s
 					return i;
 			} else if (c->state == CK_EXT) {
 				/* extensions are ignored, as RFC 9112 allows */
-			} else if (hexval(b) >= 0) {
+			} else if (sl_hex_digit(b) >= 0) {
 				if (c->size > UINT64_MAX >> 4)
 					CK_FAIL(413, "request body too large");
-				c->size = c->size << 4 | (uint64_t)hexval(b);
+				c->size = c->size << 4 | (uint64_t)sl_hex_digit(b);
 				c->digits = true;
 			} else if (c->digits && (b == ';' || b == ' ' || b == '\t')) {
 				c->state = CK_EXT;
