@@ -14,9 +14,10 @@
 //  2. Balances of every address on P (8 buckets), X (4) and C (atomic memory) at ≥ 5
 //     blockTimestamps per address: the genesis, before and after an export, before and after its
 //     import, before and while stake is locked, before and after it returns, the history's end
-//     (also against the manifest's P balances) and now.
+//     (also against the manifest's P balances) and now; and 32 addresses in one request.
 //  3. Tx lists of every address on P, X and C (and of every EVM address on C), oldest first,
-//     every field the txs determine, consumed and emitted UTXOs included.
+//     every field the txs determine, consumed and emitted UTXOs included; a time window and a
+//     tx type as filters.
 //  4. The txs of every X-chain asset.
 //  5. Vertices, and vertices at every height in both orders.
 //  6. Blocks by node on P, X and C for every proposer (checked against the manifest's
@@ -161,6 +162,14 @@ for (const backend of BACKENDS) {
           diffs.push(...L.diffObj(got, m, `manifest P.balances ${acct.pAddress}`));
         }
       }
+      // 32 addresses in one request (the most a GET takes, API_MAX_ADDRESSES_GET): a UTXO several of them own counts once
+      const all = truth.accounts.slice(0, 32).map((x) => x.hex);
+      for (const c of L.CHAINS) for (const tm of [truth.genesisTs, Math.floor((truth.genesisTs + manifest.endTime) / 2), manifest.endTime]) {
+        const r = await L.apiGet(`${E.api.base}/${L.ALIAS[c]}/balances?addresses=${all.map(addrOf).join(',')}&blockTimestamp=${tm}`);
+        const { balances, bad } = L.balancesForm(truth, c, r.json ?? {});
+        if (r.status !== 200) { diffs.push(`${c} ${all.length} addresses @${tm}: ${r.status} ${r.text.slice(0, 200)}`); continue; }
+        diffs.push(...bad, ...L.diffObj(balances, L.expectBalances(truth, c, all, tm), `${c} ${all.length} addresses @${tm}`));
+      }
       t.diagnostic(`${n} balances at ${moments} moments over ${truth.accounts.length} addresses; buckets seen non-empty: ${[...buckets].sort().join(', ')}`);
       for (const b of ['P.unlockedUnstaked', 'P.unlockedStaked', 'P.lockedStaked', 'P.pendingStaked', 'P.lockedStakeable', 'P.lockedPlatform', 'P.atomicMemoryUnlocked', 'X.unlocked', 'X.locked', 'X.atomicMemoryUnlocked', 'C.atomicMemoryUnlocked'])
         assert.ok(buckets.has(b), `the data set never fills ${b}`);
@@ -188,6 +197,18 @@ for (const backend of BACKENDS) {
         if (ids.join() !== want.map((x) => x.id).join()) diffs.push(`C 0x${evm}: ${listDiff(ids, want.map((x) => x.id))}`);
         else got.forEach((g, i) => diffs.push(...L.diffTx(truth, g, want[i])));
         n += got.length;
+      }
+      // filters, for one address per chain: a time window (both ends inclusive) and one tx type
+      for (const c of L.CHAINS) {
+        const acct = truth.accounts.map((x) => x.hex).sort((a, b) => L.txsOf(truth, c, b).length - L.txsOf(truth, c, a).length)[0];
+        const mine = L.txsOf(truth, c, acct);
+        const lo = mine[Math.floor(mine.length / 4)].at.ts, hi = mine[Math.floor((3 * mine.length) / 4)].at.ts;
+        const type = mine[Math.floor(mine.length / 2)].type;
+        for (const [q, keep] of [[`startTimestamp=${lo}&endTimestamp=${hi}`, (x) => x.at.ts >= lo && x.at.ts <= hi], [`txTypes=${type}`, (x) => x.type === type]]) {
+          const want = mine.filter(keep).map((x) => x.id).reverse(); // the default order: latest first
+          const got = (await L.fetchAllPages(`${E.api.base}/${L.ALIAS[c]}/transactions?addresses=${addrOf(acct)}&${q}`, 'transactions', { pageSize: 7 })).items.map((x) => x.txHash);
+          if (got.join() !== want.join()) diffs.push(`${c} ${addrOf(acct)} ${q}: ${listDiff(got, want)}`);
+        }
       }
       t.diagnostic(`${n} txs compared; by type: ${JSON.stringify(types)}`);
       for (const c of L.CHAINS) assert.ok(Object.keys(types).some((k) => k.startsWith(`${c}.`)), `no ${c} tx in any list`);
