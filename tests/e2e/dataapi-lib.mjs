@@ -22,6 +22,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { keccak_256 } from '@noble/hashes/sha3';
+import { ripemd160 } from '@noble/hashes/ripemd160';
+import { secp256k1 } from '@noble/curves/secp256k1';
 import { Utxo, utils } from '@avalabs/avalanchejs';
 import { BIN, BIN_RELEASE, cb58, waitReady } from './lib.mjs';
 import { KINDS, counts, waitFor } from './store-lib.mjs';
@@ -639,10 +641,14 @@ const PRIMARY = '11111111111111111111111111111111LpoYY';
  *  P  value: the nAVAX of the UTXOs it makes that are not stake ("the amount of nAVAX present in
  *     the newly created UTXOs"), rewards of a RewardValidatorTx included; amountStaked: its stake;
  *     amountL1ValidatorBalanceBurned: what it moves into L1 validators' balances; amountBurned:
- *     inputs − outputs − that (the fee); startTimestamp: when the stake began counting.
+ *     inputs − outputs − that (the fee); startTimestamp: when the stake began counting;
+ *     blsCredentials and a ConvertSubnetToL1Tx's validators (l1ValidatorDetails, validationId =
+ *     sha256(subnetID | u32 index)) and manager from the tx's own fields.
  *  X  amountUnlocked / amountCreated: per asset, the UTXOs it spends / makes (zero-amount mint and
  *     NFT outputs as 0); timestamp: its block's time, or a DAG tx's container time.
  *  C  amountUnlocked: imported UTXOs or EVM inputs; amountCreated: EVM outputs or exported UTXOs.
+ *  X, C  credentials of consumed UTXOs and EVM inputs (diffTx): the tx's signatures, each key the
+ *     owner's (its hash160 an owner, or the EVM input's address).
  */
 export function expectTx(truth, t) {
   const n = t.n, emitted = t.emitted, consumed = t.consumed;
@@ -681,6 +687,20 @@ export function expectTx(truth, t) {
       o.subnetOwnershipInfo = { locktime: Number(n.owner.locktime), threshold: n.owner.threshold, addresses: n.owner.addrs.map((h) => bech(truth.hrp, h)) };
     }
     if (t.type === 'CreateChainTx') o.blockchainInfo = { chainName: n.chainName, vmId: n.vmId };
+    const u = n.src.signed?.unsignedTx;
+    if (t.type === 'AddPermissionlessValidatorTx' && u?.signer?.proof) o.blsCredentials = { publicKey: hex0x(u.signer.proof.publicKey), proofOfPossession: hex0x(u.signer.proof.signature) };
+    if (t.type === 'ConvertSubnetToL1Tx') {
+      o.l1ValidatorManagerDetails = { blockchainId: n.chainId, contractAddress: '0x' + n.address };
+      // validationID = sha256(subnetID | u32 index), as avalanchego's SubnetID.Append(index)
+      o.l1ValidatorDetails = n.validators.map((v, i) => {
+        const b = Buffer.alloc(36);
+        cb58dec(n.subnetId).copy(b);
+        b.writeUInt32BE(i, 32);
+        const vid = sha256(b);
+        return { validationId: cb58(vid), validationIdHex: hex0x(vid), nodeId: 'NodeID-' + cb58(v.nodeId), subnetId: n.subnetId, weight: Number(v.weight),
+          remainingBalance: Number(v.balance), balanceChange: Number(v.balance), blsCredentials: { publicKey: hex0x(u.validators[i].signer.publicKey), proofOfPossession: hex0x(u.validators[i].signer.signature) } };
+      });
+    }
     return { o, consumed, emitted, shape: 'P' };
   }
   if (t.chain === 'X') {
@@ -712,8 +732,9 @@ function feePercent(ppm) {
   return s;
 }
 
-// Keys of a tx the truth does not model (their content is the tx's own bytes, checked elsewhere).
-const TX_FREE_KEYS = new Set(['l1ValidatorManagerDetails', 'l1ValidatorDetails', 'blsCredentials', 'estimatedReward']);
+// Keys of a tx the truth does not model: a RegisterL1ValidatorTx's l1ValidatorDetails (they are in
+// its warp message), estimatedReward (the staking model's).
+const txFreeKeys = (t) => new Set(['estimatedReward', ...(t.type === 'RegisterL1ValidatorTx' ? ['l1ValidatorDetails'] : [])]);
 const AMOUNT_KEYS = ['value', 'amountBurned', 'amountStaked', 'amountL1ValidatorBalanceBurned', 'amountUnlocked', 'amountCreated'];
 
 // Compare an API tx with the truth; returns a list of differences.
@@ -723,7 +744,7 @@ export function diffTx(truth, got, t) {
   const g = { ...got };
   for (const k of AMOUNT_KEYS) if (k in g) g[k] = amountsMap(g[k]);
   const d = [];
-  const skip = new Set([...TX_FREE_KEYS, 'consumedUtxos', 'emittedUtxos', 'evmInputs', 'evmOutputs']);
+  const skip = new Set([...txFreeKeys(t), 'consumedUtxos', 'emittedUtxos', 'evmInputs', 'evmOutputs']);
   const top = { ...o };
   delete top.evmInputs; delete top.evmOutputs;
   d.push(...diffObj(g, top, where, skip));
@@ -731,6 +752,8 @@ export function diffTx(truth, got, t) {
     const gl = (got[k] ?? []).map((e) => { const { credentials, ...rest } = e; void credentials; return rest; });
     d.push(...diffObj(gl, o[k], `${where}.${k}`));
   }
+  // an EVM input's credential: the tx's credential i, its key the input's EVM address
+  if (o.evmInputs) (got.evmInputs ?? []).forEach((e, i) => d.push(...diffCreds(e.credentials, t.n.creds[i], (pub) => evmAddressOf(pub) === t.n.evmIns[i].address, `${where}.evmInputs[${i}]`)));
   for (const [k, list] of [['consumedUtxos', consumed], ['emittedUtxos', emitted]]) {
     if (!list) { if (k in got) d.push(`${where}.${k}: present, not expected`); continue; }
     const gl = got[k];
@@ -738,8 +761,33 @@ export function diffTx(truth, got, t) {
     const ids = gl.map((u) => u.utxoId), want = list.map((u) => u.id);
     if (ids.join() !== want.join()) { d.push(`${where}.${k}: ${JSON.stringify(ids)}, want ${JSON.stringify(want)}`); continue; }
     gl.forEach((u, i) => { if (!list[i].gap) d.push(...diffUtxo(truth, u, list[i], shape, `${where}.${k}[${i}] `)); });
+    // X and C: who unlocked each consumed UTXO. Credential j of the tx for input j (its own inputs,
+    // then imported ones); an operation's one credential for every UTXO the operation spends.
+    if (k === 'consumedUtxos' && shape === 'X') {
+      const n = t.n, nIn = (n.ins?.length ?? 0) + (n.imported?.length ?? 0);
+      const opOf = (n.ops ?? []).flatMap((op, x) => op.utxos.map(() => x));
+      gl.forEach((u, j) => {
+        const ci = j < nIn ? j : nIn + opOf[j - nIn];
+        const owners = new Set(list[j].owners?.addrs ?? []);
+        d.push(...diffCreds(u.credentials, n.creds[ci], (pub) => owners.has(hash160(pub)), `${where}.${k}[${j}]`));
+      });
+    }
   }
   return d;
+}
+
+const hash160 = (pubHex) => Buffer.from(ripemd160(sha256(Buffer.from(pubHex.replace(/^0x/, ''), 'hex')))).toString('hex');
+const evmAddressOf = (pubHex) => keccak(Buffer.from(secp256k1.ProjectivePoint.fromHex(pubHex.replace(/^0x/, '')).toRawBytes(false).subarray(1))).subarray(12).toString('hex');
+
+// credentials [{ signature, publicKey }] against the tx's signatures (hex) and a test of each key
+function diffCreds(got, sigs, keyOk, where) {
+  if (!Array.isArray(got)) return [`${where}.credentials: missing`];
+  const want = (sigs ?? []).map((x) => '0x' + x);
+  const out = [];
+  if (got.map((c) => c.signature).join() !== want.join()) out.push(`${where}.credentials: signatures ${JSON.stringify(got.map((c) => c.signature))}, want ${JSON.stringify(want)}`);
+  const ok = (k) => { try { return keyOk(k); } catch { return false; } };
+  got.forEach((c, i) => { if (!c.publicKey || !ok(c.publicKey)) out.push(`${where}.credentials[${i}].publicKey ${c.publicKey}: not the owner's key`); });
+  return out;
 }
 
 // ---- balances ----

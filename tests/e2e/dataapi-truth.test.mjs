@@ -16,8 +16,8 @@
 //     import, before and while stake is locked, before and after it returns, the history's end
 //     (also against the manifest's P balances) and now; and 32 addresses in one request.
 //  3. Tx lists of every address on P, X and C (and of every EVM address on C), oldest first,
-//     every field the txs determine, consumed and emitted UTXOs included; a time window and a
-//     tx type as filters.
+//     every field the txs determine (consumed and emitted UTXOs, credentials and their keys, BLS
+//     credentials, L1 validators of a conversion); a time window and a tx type as filters.
 //  4. The txs of every X-chain asset.
 //  5. Vertices, and vertices at every height in both orders.
 //  6. Blocks by node on P, X and C for every proposer (checked against the manifest's
