@@ -9,8 +9,9 @@
  *   P  unlockedUnstaked, lockedPlatform (owners' locktime ahead),
  *      lockedStakeable (a stakeable lock ahead), pendingStaked (stake whose
  *      period has not begun), lockedStaked / unlockedStaked (stake in its
- *      period, locked or not once it returns); stake counts as staked until
- *      the RewardValidatorTx returns it
+ *      period that will be locked or not when the period ends — the OpenAPI
+ *      document's words — i.e. a lock past its end); stake counts as staked
+ *      until the RewardValidatorTx returns it
  *   X  unlocked, locked
  *   all  atomicMemoryUnlocked / atomicMemoryLocked: exported to this chain and
  *      not yet imported, per source chain (sharedWithChainId); on the P-chain
@@ -175,19 +176,22 @@ int api_get_balances(api_req *r)
 			uint32_t otype = (uint32_t)sl_col_i64(s, 4);
 			int64_t locktime = sl_col_i64(s, 5), stake_lock = sl_col_i64(s, 6);
 			bool staked = sl_col_i64(s, 7) != 0;
-			int64_t start = sl_col_i64(s, 8),
+			int64_t start = sl_col_i64(s, 8), end = sl_col_i64(s, 9),
 				unstaked = sl_col_null(s, 10) ? INT64_MAX : sl_col_i64(s, 10);
 			bool locked = locktime > t,
 			     stake_locked = otype == SL_T_STAKEABLE_LOCK_OUT && stake_lock > t;
+			/* stake: locked when the period ends? */
+			bool locked_at_end = locktime > end ||
+					     (otype == SL_T_STAKEABLE_LOCK_OUT && stake_lock > end);
 			int k;
 			if (created != r->chain)
 				k = locked ? B_ATOMIC_LOCKED : B_ATOMIC_UNLOCKED;
 			else if (r->chain != API_P)
 				k = locked ? B_LOCKED_PLATFORM : B_UNLOCKED_UNSTAKED;
 			else if (staked && t < unstaked)
-				k = t < start		     ? B_PENDING_STAKED
-				    : locked || stake_locked ? B_LOCKED_STAKED
-							     : B_UNLOCKED_STAKED;
+				k = t < start	    ? B_PENDING_STAKED
+				    : locked_at_end ? B_LOCKED_STAKED
+						    : B_UNLOCKED_STAKED;
 			else
 				k = locked	   ? B_LOCKED_PLATFORM
 				    : stake_locked ? B_LOCKED_STAKEABLE

@@ -421,7 +421,11 @@ bool api_params_parse(api_req *r)
 			}
 			const char *near;
 			int i = find_param(rt, key, &near);
-			bool path_param = i >= 0 && (!strcmp(key, "assetId") || !strcmp(key, "nodeId"));
+			/* assetId and nodeId are path variables of the routes whose path names them (utxos
+			 * take assetId in the query) */
+			bool path_param = i >= 0 &&
+					  ((!strcmp(key, "assetId") && strstr(rt->path, "{assetId}")) ||
+					   (!strcmp(key, "nodeId") && strstr(rt->path, "{nodeId}")));
 			if (i < 0 || path_param || (rt->body_addresses && !strcmp(key, "addresses"))) {
 				if (near)
 					api_fail(r, 400, "unknown query parameter '%.60s' (did you mean %s?)",

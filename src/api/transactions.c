@@ -311,6 +311,8 @@ static void render_utxos(api_req *r, const txrow *t, const flows *f, bool pchain
 			api_utxo u;
 			if (utxo_by_id(r, ids[i], &u, e)) {
 				(*count)++;
+				if (emitted)
+					sum_add(emitted, u.asset, u.amount);
 				api_utxo_write(r, &u, pchain, NULL, NULL);
 			}
 		}
@@ -389,12 +391,14 @@ static int render_p(api_req *r, const txrow *t, size_t *count)
 	if (u->nstake)
 		f.outs[f.nout_lists++] = (out_list){ u->stake, u->nstake, API_P, true };
 	sl_err e = SL_OK;
-	render_utxos(r, t, &f, true, API_P, count, &e, NULL, 0, NULL,
-		     u->type_id == SL_P_REWARD_VALIDATOR_TX ? u->tx_id : NULL, CONSUMED | EMITTED, NULL,
-		     NULL);
+	/* value: the nAVAX of the UTXOs it makes but stake (OpenAPI: "present in the newly created
+	 * UTXOs"), so a RewardValidatorTx's is its reward UTXOs (it has no outputs of its own) */
+	sums value = { 0 }, burned = { 0 }, staked = { 0 }, l1 = { 0 };
+	bool reward = u->type_id == SL_P_REWARD_VALIDATOR_TX;
+	render_utxos(r, t, &f, true, API_P, count, &e, NULL, 0, NULL, reward ? u->tx_id : NULL,
+		     CONSUMED | EMITTED, NULL, reward ? &value : NULL);
 	if (e)
 		return api_fail_store(r, e);
-	sums value = { 0 }, burned = { 0 }, staked = { 0 }, l1 = { 0 };
 	sums in = { 0 }, out = { 0 };
 	for (int l = 0; l < 2; l++)
 		for (uint32_t i = 0; i < f.nins[l]; i++)

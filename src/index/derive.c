@@ -173,6 +173,26 @@ static sl_span owner_blob(ix_batch *b, const sl_owners *o)
 
 static const uint8_t primary_subnet[32];
 
+/* A block's proposervm wrapper. Its id is copied into the batch: the decoded wrapper is the
+ * caller's local, gone before the batch is written. */
+static bool wrap(ix_batch *b, ix_block *blk, const sl_proposervm_block *outer)
+{
+	uint8_t *id = sl_arena_alloc(&b->arena, 32);
+	if (!id) {
+		b->err = SL_ERR_NOMEM;
+		return false;
+	}
+	memcpy(id, outer->id, 32);
+	blk->wrapped = true;
+	blk->vm_id = id;
+	blk->vm_parent = outer->parent_id.p;
+	blk->has_proposer = outer->has_proposer;
+	memcpy(blk->proposer, outer->proposer, 20);
+	blk->vm_height = outer->pchain_height;
+	blk->vm_ts = outer->timestamp;
+	return true;
+}
+
 /* ---- P-chain ------------------------------------------------------------------ */
 
 static bool is_staking(uint32_t t)
@@ -400,15 +420,8 @@ static sl_err p_block(ix_batch *b, const ix_ctx *ctx, const sl_ixitem *c, char e
 			   .ntx = ntx,
 			   .txs = ids,
 			   .ipos = c->index };
-	if (outer) {
-		blk->wrapped = true;
-		blk->vm_id = outer->id;
-		blk->vm_parent = outer->parent_id.p;
-		blk->has_proposer = outer->has_proposer;
-		memcpy(blk->proposer, outer->proposer, 20);
-		blk->vm_height = outer->pchain_height;
-		blk->vm_ts = outer->timestamp;
-	}
+	if (outer && !wrap(b, blk, outer))
+		return b->err;
 	if (is_option(pb.type_id))
 		return p_decide(b, ctx, &pb, err);
 	if (ctx->p->pending) {
@@ -606,15 +619,8 @@ static sl_err x_block(ix_batch *b, const ix_ctx *ctx, const sl_ixitem *c, char e
 			   .ntx = xb.ntxs,
 			   .txs = ids,
 			   .ipos = c->index };
-	if (outer) {
-		blk->wrapped = true;
-		blk->vm_id = outer->id;
-		blk->vm_parent = outer->parent_id.p;
-		blk->has_proposer = outer->has_proposer;
-		memcpy(blk->proposer, outer->proposer, 20);
-		blk->vm_height = outer->pchain_height;
-		blk->vm_ts = outer->timestamp;
-	}
+	if (outer && !wrap(b, blk, outer))
+		return b->err;
 	for (uint32_t i = 0; i < xb.ntxs; i++) {
 		ix_where at = { .chain = IX_X,
 				.in_block = true,
@@ -729,15 +735,8 @@ static sl_err c_block(ix_batch *b, const ix_ctx *ctx, const sl_ixitem *c, char e
 		snprintf(err, 256, "C-chain block without a 32-byte parent hash");
 		return SL_ERR_INVALID;
 	}
-	if (outer) {
-		blk->wrapped = true;
-		blk->vm_id = outer->id;
-		blk->vm_parent = outer->parent_id.p;
-		blk->has_proposer = outer->has_proposer;
-		memcpy(blk->proposer, outer->proposer, 20);
-		blk->vm_height = outer->pchain_height;
-		blk->vm_ts = outer->timestamp;
-	}
+	if (outer && !wrap(b, blk, outer))
+		return b->err;
 	for (uint32_t i = 0; i < atx.ntxs; i++) {
 		ix_where at = { .chain = IX_C,
 				.in_block = true,

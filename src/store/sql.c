@@ -22,10 +22,13 @@ struct sl_db {
 
 sl_err sl_conn_fail(sl_conn *c, sl_err e, const char *fmt, ...)
 {
+	/* through a copy: an argument may be the connection's own message (wrapped in more words) */
+	char msg[sizeof c->error];
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(c->error, sizeof c->error, fmt, ap);
+	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
+	memcpy(c->error, msg, sizeof msg);
 	return e;
 }
 

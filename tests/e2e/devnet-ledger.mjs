@@ -12,6 +12,17 @@
 // that it adds up to P.genesisSupply, and must then match the manifest
 // exactly: balances, stakers, rewards, supply.
 //
+// trace (optional): an observer of every UTXO's life, for tests that need
+// the history and not only its end (dataapi-lib.mjs builds its truth from it).
+// Each hook is optional; n is the normalized tx (null for the genesis):
+//   trace.create({ chain, dest, txId, idx, out, n, staked?: { start, end }, reward?, genesis? })
+//       an output made on `chain`, spent on `dest` (an export's lands in dest's
+//       shared memory); stake outputs come with their period, reward outputs with
+//       'VALIDATOR' | 'DELEGATOR' | 'VALIDATOR_FEE' (txId is then the staking tx's)
+//   trace.spend({ chain, txId, idx, n })     consumed on `chain` by n (imports too)
+//   trace.unstake({ txId, idx, n })          stake returned by the RewardValidatorTx n
+//   trace.tx({ chain, n, block? })           n applied (P: in its block b, decision txs too)
+//
 // Durango (manifest.durangoTime) splits the P-chain's rules: before it a
 // staker tx names a start after its block's time (at most two weeks ahead),
 // its period counts from there, and it waits pending until the first block at
@@ -51,7 +62,7 @@ export function split(total, shares) {
 const key = (txID, idx) => `${txID}:${idx}`;
 const S = (x) => String(x);
 
-export function replay({ txs, manifest, hrp = 'local', sigSample = 1 }) {
+export function replay({ txs, manifest, hrp = 'local', sigSample = 1, trace = {} }) {
   const problems = [];
   const bad = (m) => { if (problems.length < 200) problems.push(m); };
   const avax = manifest.avaxAssetId;
@@ -80,7 +91,10 @@ export function replay({ txs, manifest, hrp = 'local', sigSample = 1 }) {
     const dst = chainOf[n.dstChain];
     if (!dst || dst === c) { bad(`${c} ${n.id}: export to unknown chain ${n.dstChain}`); continue; }
     const base = c === 'C' ? 0 : n.outs.length; // coreth numbers exported outputs from 0
-    n.exported.forEach((o, i) => shared[dst][c].set(key(n.id, base + i), { out: o, ts: tsOf(n), time: timeOf(n), from: n.id, consumed: null, container: n.src.container ?? n.src.block?.index, era: n.src.era }));
+    n.exported.forEach((o, i) => {
+      shared[dst][c].set(key(n.id, base + i), { out: o, ts: tsOf(n), time: timeOf(n), from: n.id, consumed: null, container: n.src.container ?? n.src.block?.index, era: n.src.era });
+      trace.create?.({ chain: c, dest: dst, txId: n.id, idx: base + i, out: o, n });
+    });
   }
 
   // ---- signatures -------------------------------------------------------------------------
@@ -129,6 +143,7 @@ export function replay({ txs, manifest, hrp = 'local', sigSample = 1 }) {
       if (g.typeId === 22) u.lock = BigInt(g.stakeableLocktime);
       L.utxos.set(k, u);
       L.genesis.set(k, u);
+      trace.create?.({ chain, dest: chain, txId: g.txId, idx: g.outputIndex, out: u, n: null, genesis: true });
     }
     return L;
   }
@@ -148,11 +163,13 @@ export function replay({ txs, manifest, hrp = 'local', sigSample = 1 }) {
         if (e.consumed) { bad(`${L.chain} ${n.id}: ${what} ${k}: already imported by ${e.consumed}`); ci++; return; }
         importOrder(L.chain, n, k, e);
         e.consumed = n.id;
+        trace.spend?.({ chain: L.chain, txId: i.txID, idx: i.idx, n });
         u = e.out;
       } else if (L.spent.has(k)) { bad(`${L.chain} ${n.id}: ${what} ${k}: double spend`); ci++; return; } else {
         u = L.utxos.get(k);
         if (!u) { bad(`${L.chain} ${n.id}: ${what} ${k}: spends an output that does not exist`); ci++; return; }
         L.utxos.delete(k); L.spent.add(k);
+        trace.spend?.({ chain: L.chain, txId: i.txID, idx: i.idx, n });
       }
       if (u.asset !== i.asset) bad(`${L.chain} ${n.id}: ${what} ${k}: asset ${i.asset}, the output's is ${u.asset}`);
       if (u.kind !== 'secp') bad(`${L.chain} ${n.id}: ${what} ${k}: spends a ${u.kind} output with a TransferInput`);
@@ -176,6 +193,7 @@ export function replay({ txs, manifest, hrp = 'local', sigSample = 1 }) {
   function addOuts(L, n, outs, first) {
     outs.forEach((o, i) => {
       L.utxos.set(key(n.id, first + i), o);
+      trace.create?.({ chain: L.chain, dest: L.chain, txId: n.id, idx: first + i, out: o, n });
       if (o.owners) {
         const a = o.owners.addrs;
         for (let j = 1; j < a.length; j++) if (a[j] <= a[j - 1]) bad(`${L.chain} ${n.id}: output ${first + i}: addresses not sorted/unique`);
@@ -298,6 +316,7 @@ export function replay({ txs, manifest, hrp = 'local', sigSample = 1 }) {
     s.potentialReward = potentialReward(supply, weight, BigInt(s.end - s.start));
     supply += s.potentialReward;
     stakers.set(v.txId, s);
+    stake.forEach((o, i) => trace.create?.({ chain: 'P', dest: 'P', txId: v.txId, idx: s.nOuts + i, out: o, n: null, staked: { start: s.start, end: s.end }, genesis: true }));
   }
 
   const durangoTypes = new Set(['BaseTx', 'TransferSubnetOwnershipTx', 'ConvertSubnetToL1Tx', 'RegisterL1ValidatorTx', 'SetL1ValidatorWeightTx', 'IncreaseL1ValidatorBalanceTx', 'DisableL1ValidatorTx']);
@@ -325,6 +344,7 @@ export function replay({ txs, manifest, hrp = 'local', sigSample = 1 }) {
           if (validator) { s.validatorTxId = validator.txId; validator.delegatorCount++; }
         }
         stakeBounds(n, s, validator);
+        n.stake.forEach((o, i) => trace.create?.({ chain: 'P', dest: 'P', txId: n.id, idx: n.outs.length + i, out: o, n, staked: { start, end: s.end } }));
         if (isPending) pending.push(s);
         else {
           s.potentialReward = potentialReward(supply, weight, BigInt(s.end - start));
@@ -429,22 +449,27 @@ export function replay({ txs, manifest, hrp = 'local', sigSample = 1 }) {
     if (!s || s.status !== 'active' || !s.stake) { bad(`P ${n.id}: rewards ${n.stakerTxId}, not a current primary staker`); return; }
     if (s.end !== time) bad(`P ${n.id}: rewards ${s.txId} at ${time}, its end is ${s.end}`);
     const nStake = s.stake.length;
-    s.stake.forEach((o, i) => P.utxos.set(key(s.txId, s.nOuts + i), o));
+    s.stake.forEach((o, i) => { P.utxos.set(key(s.txId, s.nOuts + i), o); trace.unstake?.({ txId: s.txId, idx: s.nOuts + i, n }); });
     s.status = 'completed'; s.committed = committed; s.reward = 0n;
     let offset = 0;
-    const pay = (amount, owners) => { P.utxos.set(key(s.txId, s.nOuts + nStake + offset), { asset: avax, kind: 'secp', amount, owners }); offset++; };
+    const pay = (amount, owners, reward) => {
+      const out = { asset: avax, kind: 'secp', amount, owners };
+      P.utxos.set(key(s.txId, s.nOuts + nStake + offset), out);
+      trace.create?.({ chain: 'P', dest: 'P', txId: s.txId, idx: s.nOuts + nStake + offset, out, n, reward });
+      offset++;
+    };
     if (s.isValidator) {
-      if (committed && s.potentialReward > 0n) { pay(s.potentialReward, s.rewardsOwner); s.reward = s.potentialReward; }
+      if (committed && s.potentialReward > 0n) { pay(s.potentialReward, s.rewardsOwner, 'VALIDATOR'); s.reward = s.potentialReward; }
       if (!committed) supply -= s.potentialReward;
-      if (s.feesAccrued > 0n) { pay(s.feesAccrued, s.delegationRewardsOwner); s.feesPaid += s.feesAccrued; s.feesAccrued = 0n; }
+      if (s.feesAccrued > 0n) { pay(s.feesAccrued, s.delegationRewardsOwner, 'VALIDATOR_FEE'); s.feesPaid += s.feesAccrued; s.feesAccrued = 0n; }
     } else {
       const v = stakers.get(s.validatorTxId);
       if (!committed) { supply -= s.potentialReward; return; }
       const [mine, theirs] = split(s.potentialReward, v.shares);
-      if (mine > 0n) { pay(mine, s.rewardsOwner); s.reward = mine; }
+      if (mine > 0n) { pay(mine, s.rewardsOwner, 'DELEGATOR'); s.reward = mine; }
       if (theirs > 0n) {
         // avalanchego: a validator that started at or after Cortina accrues (!start.Before(cortinaTime))
-        if (v.start < manifest.cortinaTime) { pay(theirs, v.delegationRewardsOwner); v.feesPaid += theirs; } else v.feesAccrued += theirs;
+        if (v.start < manifest.cortinaTime) { pay(theirs, v.delegationRewardsOwner, 'VALIDATOR_FEE'); v.feesPaid += theirs; } else v.feesAccrued += theirs;
       }
     }
   }
@@ -461,13 +486,14 @@ export function replay({ txs, manifest, hrp = 'local', sigSample = 1 }) {
     promote(pTime, bi);
     expirePermissioned(pTime);
     const norm = b.txs.map((t) => N.P.find((x) => x.src === t));
-    if (b.type === 'BanffStandardBlock') norm.forEach((n) => applyP(n, b, b.time));
+    if (b.type === 'BanffStandardBlock') norm.forEach((n) => { trace.tx?.({ chain: 'P', n, block: b }); applyP(n, b, b.time); });
     else if (b.type === 'BanffProposalBlock') {
       if (b.time < durangoTime && norm.length > 1) bad(`P block ${bi}: pre-Durango proposal block with ${norm.length - 1} other txs`);
-      norm.slice(0, -1).forEach((n) => applyP(n, b, b.time));
+      norm.slice(0, -1).forEach((n) => { trace.tx?.({ chain: 'P', n, block: b }); applyP(n, b, b.time); });
       const dec = norm[norm.length - 1];
       const child = blocks[bi + 1];
       if (!child || child.vm.vmType !== 'option' || !/Banff(Commit|Abort)Block/.test(child.type)) { bad(`P block ${bi}: proposal not followed by a proposervm option Commit/Abort`); continue; }
+      trace.tx?.({ chain: 'P', n: dec, block: b, committed: child.type === 'BanffCommitBlock' });
       if (dec.type !== 'RewardValidatorTx') bad(`P block ${bi}: proposal tx ${dec.type}`);
       else rewardP(dec, child.type === 'BanffCommitBlock', b.time);
       bi++; pTime = child.time;
@@ -482,6 +508,7 @@ export function replay({ txs, manifest, hrp = 'local', sigSample = 1 }) {
   let xTime = 0;
   for (const n of N.X) {
     xCounts[n.type] = (xCounts[n.type] ?? 0) + 1;
+    trace.tx?.({ chain: 'X', n });
     const time = n.src.blockTime ?? Number(n.src.ts / 1_000_000_000n);
     xTime = Math.max(xTime, time);
     const { inAmt, ci: ci0 } = spendInputs(X, n, time);
@@ -511,6 +538,7 @@ export function replay({ txs, manifest, hrp = 'local', sigSample = 1 }) {
           if (op.kind === 'nftMint' && o.groupId !== op.groupId) bad(`X ${n.id}: nft mint of group ${op.groupId} with the mint output of group ${o.groupId}`);
           if (op.kind === 'nftTransfer' && (o.groupId !== op.outs[0].groupId || o.payload !== op.outs[0].payload)) bad(`X ${n.id}: nft transfer changes group or payload`);
           X.utxos.delete(k); X.spent.add(k);
+          trace.spend?.({ chain: 'X', txId: u.txID, idx: u.idx, n });
           ownersOf = o.owners;
         }
         checkCred('X', n, ci++, op.sigIdx, ownersOf, `${op.kind} operation`);
@@ -538,6 +566,7 @@ export function replay({ txs, manifest, hrp = 'local', sigSample = 1 }) {
 
   // ---- C-chain atomic txs ----------------------------------------------------------------------
   for (const n of N.C) {
+    trace.tx?.({ chain: 'C', n });
     if (n.type === 'ImportTx') {
       const src = chainOf[n.srcChain];
       let inSum = 0n, ci = 0;
@@ -549,6 +578,7 @@ export function replay({ txs, manifest, hrp = 'local', sigSample = 1 }) {
         if (e.out.amount !== i.amount) bad(`C ${n.id}: imports ${k} for ${i.amount}, it holds ${e.out.amount}`);
         importOrder('C', n, k, e);
         e.consumed = n.id;
+        trace.spend?.({ chain: 'C', txId: i.txID, idx: i.idx, n });
         checkCred('C', n, ci++, i.sigIdx, e.out.owners, `imported input ${k}`);
         inSum += i.amount;
       }
