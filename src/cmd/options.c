@@ -46,7 +46,8 @@ bool cmd_level(const char *cmd, const char *option, const char *s, sl_level *out
 {
 	if (s && sl_level_parse(s, strlen(s), out))
 		return true;
-	fprintf(stderr, "snowline %s: --%s: unknown log level '%s' (verbo debug trace info warn error fatal off)\n",
+	fprintf(stderr,
+		"snowline %s: --%s: unknown log level '%s' (verbo debug trace info warn error fatal off)\n",
 		cmd, option, s ? s : "");
 	return false;
 }
