@@ -58,6 +58,8 @@ sl_indexer *sl_indexer_new(const sl_indexer_config *cfg, char err[512]);
 int sl_indexer_run(sl_indexer *ix, volatile sig_atomic_t *stop);
 void sl_indexer_free(sl_indexer *ix);
 
+/* The node's network as the Data API names it ("fuji", "mainnet", "local", …). */
+const char *sl_indexer_network(const sl_indexer *ix);
 /* True once every index has caught up with the node at least once. */
 bool sl_indexer_caught_up(const sl_indexer *ix);
 

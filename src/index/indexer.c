@@ -425,9 +425,9 @@ static void *fetch_main(void *arg)
 		}
 		ix_batch_init(b, f->kind);
 		/* the batch takes the answer's bytes; the rows point into them */
-		sl_buf data = rg.data;
-		rg.data = b->data;
-		b->data = data;
+		sl_buf_release(&b->data);
+		b->data = rg.data;
+		sl_buf_init(&rg.data, IX_MAX_BATCH_DATA); /* the next answer gets a buffer of its own */
 		b->first = f->next;
 		ix_ctx ctx = { &ix->net, fetch_rewards, f, &f->pstate };
 		for (size_t i = 0; !e && i < rg.n; i++) {
@@ -841,6 +841,8 @@ fail:
 	return NULL;
 }
 
+const char *sl_indexer_network(const sl_indexer *ix) { return ix->network_name; }
+
 bool sl_indexer_caught_up(const sl_indexer *ix)
 {
 	for (int k = 0; k < SL_IDX__COUNT; k++)
@@ -949,6 +951,7 @@ int sl_indexer_run(sl_indexer *ix, volatile sig_atomic_t *stop)
 	int rr = 0, rc = 0;
 	int64_t next_progress = now_ns() + 1000000000, next_status = 0;
 	bool reported_caught_up = false;
+	uint64_t follow_txs = 0; /* txs applied at the last "following" line */
 	while (!stopping(ix)) {
 		pthread_mutex_lock(&ix->lock);
 		ix_batch *b = pick(ix, &rr);
@@ -1003,8 +1006,24 @@ int sl_indexer_run(sl_indexer *ix, volatile sig_atomic_t *stop)
 			next_status = now + 1000000000;
 		}
 		if (ix->cfg.progress != SL_PROGRESS_OFF && now >= next_progress) {
-			progress(ix, false);
-			next_progress = now + (ix->tty ? 500000000ll : 5000000000ll);
+			if (!reported_caught_up) {
+				progress(ix, false); /* catching up: a line per index */
+				next_progress = now + (ix->tty ? 500000000ll : 5000000000ll);
+			} else {
+				/* following: one line a minute */
+				uint64_t txs = atomic_load(&ix->txs_applied), lag = 0;
+				for (int k = 0; k < SL_IDX__COUNT; k++) {
+					uint64_t at = atomic_load(&ix->f[k].applied),
+						 hd = atomic_load(&ix->f[k].head);
+					lag += hd > at ? hd - at : 0;
+				}
+				SL_LOG(ix->log, SL_INFO,
+				       "following %s: +%llu txs in the last minute, %llu containers behind",
+				       ix->cfg.node_url, (unsigned long long)(txs - follow_txs),
+				       (unsigned long long)lag);
+				follow_txs = txs;
+				next_progress = now + 60000000000ll;
+			}
 		}
 		if (!reported_caught_up && sl_indexer_caught_up(ix)) {
 			reported_caught_up = true;
@@ -1013,6 +1032,8 @@ int sl_indexer_run(sl_indexer *ix, volatile sig_atomic_t *stop)
 			SL_LOG(ix->log, SL_INFO, "caught up with %s: %llu txs in %.1f s", ix->cfg.node_url,
 			       (unsigned long long)atomic_load(&ix->txs_applied),
 			       (double)(now - ix->started_ns) / 1e9);
+			follow_txs = atomic_load(&ix->txs_applied);
+			next_progress = now + 60000000000ll;
 		}
 		bool all_failed = true;
 		for (int k = 0; k < SL_IDX__COUNT; k++)
