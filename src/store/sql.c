@@ -168,6 +168,11 @@ void sl_db_release(sl_db *db, sl_conn *c)
 		return;
 	if (c->in_txn)
 		sl_conn_rollback(c); /* a borrower that did not finish: never leak a transaction */
+	/* A query stopped before its last row keeps its snapshot (SQLite: an open read transaction,
+	 * which would pin this connection to the store as it was, and the WAL with it): end them all. */
+	for (size_t i = 0; i < SL_SQL_CACHE; i++)
+		if (c->cache[i].q)
+			db->be->reset(c->cache[i].s);
 	pthread_mutex_lock(&db->lock);
 	if (c->broken || db->nidle >= db->cfg.pool_size) {
 		db->nopen--;
