@@ -367,6 +367,15 @@ static sl_err decode(ix_batch *b, const ix_ctx *ctx, const sl_ixitem *c, sl_cont
 	return e;
 }
 
+/* A copy in the batch's arena: the decoded container is on the caller's stack, rows outlive it. */
+static const uint8_t *arena_copy(ix_batch *b, const uint8_t *p, size_t n)
+{
+	uint8_t *q = sl_arena_alloc(&b->arena, n);
+	if (q)
+		memcpy(q, p, n);
+	return q;
+}
+
 static sl_err p_block(ix_batch *b, const ix_ctx *ctx, const sl_ixitem *c, char err[256])
 {
 	sl_decoded_container dc;
@@ -402,7 +411,8 @@ static sl_err p_block(ix_batch *b, const ix_ctx *ctx, const sl_ixitem *c, char e
 			   .ipos = c->index };
 	if (outer) {
 		blk->wrapped = true;
-		blk->vm_id = outer->id;
+		if (!(blk->vm_id = arena_copy(b, outer->id, 32)))
+			return b->err = SL_ERR_NOMEM;
 		blk->vm_parent = outer->parent_id.p;
 		blk->has_proposer = outer->has_proposer;
 		memcpy(blk->proposer, outer->proposer, 20);
@@ -608,7 +618,8 @@ static sl_err x_block(ix_batch *b, const ix_ctx *ctx, const sl_ixitem *c, char e
 			   .ipos = c->index };
 	if (outer) {
 		blk->wrapped = true;
-		blk->vm_id = outer->id;
+		if (!(blk->vm_id = arena_copy(b, outer->id, 32)))
+			return b->err = SL_ERR_NOMEM;
 		blk->vm_parent = outer->parent_id.p;
 		blk->has_proposer = outer->has_proposer;
 		memcpy(blk->proposer, outer->proposer, 20);
@@ -731,7 +742,8 @@ static sl_err c_block(ix_batch *b, const ix_ctx *ctx, const sl_ixitem *c, char e
 	}
 	if (outer) {
 		blk->wrapped = true;
-		blk->vm_id = outer->id;
+		if (!(blk->vm_id = arena_copy(b, outer->id, 32)))
+			return b->err = SL_ERR_NOMEM;
 		blk->vm_parent = outer->parent_id.p;
 		blk->has_proposer = outer->has_proposer;
 		memcpy(blk->proposer, outer->proposer, 20);
