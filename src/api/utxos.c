@@ -232,10 +232,19 @@ typedef struct item {
 	uint8_t key[8]; /* the sort key: ts or amount, big-endian (bias-free: both are non-negative) */
 } item;
 
+/* One address's rows, read a window at a time: v[at..n) are read and not yet merged; after is the
+ * position (sort key, id) of the last row read, done when the address has no rows past it. */
 typedef struct stream {
 	item *v;
-	size_t n, at;
+	size_t n, at, cap;
+	uint8_t after_key[8], after_id[32];
+	bool done;
+	const uint8_t *addr;
 } stream;
+
+/* Items buffered across all of a page's streams (bytes): a page of many addresses reads each in
+ * small windows instead of a page's worth each, so memory stays well inside the request's arena. */
+#define STREAM_BUDGET (1u << 20)
 
 static int cmp_items(const item *a, const item *b, bool desc)
 {
@@ -285,90 +294,104 @@ static int list_utxos(api_req *r)
 						  : (spent->i ? &q_ts_asc : &q_ts_asc_u))
 					  : (desc ? (spent->i ? &q_am_desc : &q_am_desc_u)
 						  : (spent->i ? &q_am_asc : &q_am_asc_u));
-	/* each address's next page, then a merge */
+	/* each address's rows in windows, merged; a window is refilled when the merge has used it up */
 	stream *st = sl_arena_zalloc(r->arena, addrs->naddrs * sizeof *st);
 	if (!st)
 		return api_fail(r, 500, "out of memory");
+	size_t cap = STREAM_BUDGET / sizeof(item) / addrs->naddrs;
+	cap = SL_MIN(SL_MAX(cap, 2u), page + 1);
+	bool filtered = asset->set || (minv->set && minv->u);
 	uint64_t min = minv->set ? minv->u : 0;
 	for (size_t a = 0; a < addrs->naddrs; a++) {
-		if (addrs->addrs[a].evm)
-			continue; /* EVM addresses own no UTXOs */
-		st[a].v = sl_arena_array(r->arena, page + 1, sizeof *st[a].v);
-		if (!st[a].v)
+		st[a].done = addrs->addrs[a].evm; /* EVM addresses own no UTXOs */
+		st[a].addr = addrs->addrs[a].bytes;
+		st[a].cap = cap;
+		memcpy(st[a].after_key, after_key, 8);
+		memcpy(st[a].after_id, after_id, 32);
+		if (!st[a].done && !(st[a].v = sl_arena_array(r->arena, cap, sizeof *st[a].v)))
 			return api_fail(r, 500, "out of memory");
-		uint8_t k[8], id[32];
-		memcpy(k, after_key, 8);
-		memcpy(id, after_id, 32);
-		/* filtered rows are skipped in rounds: at most a few rounds per page in any real list */
-		for (int round = 0; st[a].n <= page && round < 64; round++) {
-			sl_stmt *s = sl_stmt_get(r->db, q);
-			if (!s)
-				return api_fail_store(r, SL_ERR_STORE);
-			sl_bind_i64(s, 0, r->chain);
-			sl_bind_blob(s, 1, addrs->addrs[a].bytes, 20);
-			if (sort == SORT_TS)
-				sl_bind_i64(s, 2, (int64_t)sl_be64(k));
-			else
-				sl_bind_blob(s, 2, k, 8);
-			sl_bind_blob(s, 3, id, 32);
-			size_t want = page + 1 - st[a].n;
-			sl_bind_i64(s, 4, (int64_t)(want < 64 ? 64 : want));
-			sl_err e = sl_stmt_query(s);
-			size_t rows = 0;
-			while (!e && sl_stmt_next(s, &e)) {
-				rows++;
-				item it;
-				api_utxo_read(s, 0, &it.u, r->arena);
-				if (sort == SORT_TS)
-					sl_put_be64(it.key, (uint64_t)sl_col_i64(s, 25));
-				else
-					sl_put_be64(it.key, sl_col_u64be(s, 26));
-				memcpy(k, it.key, 8);
-				memcpy(id, it.u.id, 32);
-				if (passes(&it.u, asset, min) && st[a].n <= page)
-					st[a].v[st[a].n++] = it;
-			}
-			if (e)
-				return api_fail_store(r, e);
-			if (rows < (want < 64 ? 64 : want))
-				break; /* the address has no more */
-		}
 	}
 	sl_jw_obj(&r->w);
 	sl_jw_key(&r->w, "utxos");
 	sl_jw_arr(&r->w);
 	size_t out = 0;
-	const item *last = NULL;
-	bool more = false;
+	uint8_t last_key[8] = { 0 }, last_id[32] = { 0 };
+	bool have_last = false, more = false;
 	for (;;) {
 		const item *best = NULL;
 		size_t bi = 0;
-		for (size_t a = 0; a < addrs->naddrs; a++)
-			if (st[a].at < st[a].n && (!best || cmp_items(&st[a].v[st[a].at], best, desc) < 0)) {
-				best = &st[a].v[st[a].at];
+		for (size_t a = 0; a < addrs->naddrs; a++) {
+			stream *sa = &st[a];
+			if (sa->at == sa->n && !sa->done) {
+				/* refill: rows the filters skip are read past in rounds, until the window
+				 * holds at least one row or the address has no more */
+				sa->n = sa->at = 0;
+				for (int round = 0; sa->n < sa->cap && !sa->done && (sa->n == 0 || round < 4);
+				     round++) {
+					sl_stmt *s = sl_stmt_get(r->db, q);
+					if (!s)
+						return api_fail_store(r, SL_ERR_STORE);
+					size_t lim = sa->cap - sa->n;
+					if (filtered && lim < 64)
+						lim = 64;
+					sl_bind_i64(s, 0, r->chain);
+					sl_bind_blob(s, 1, sa->addr, 20);
+					if (sort == SORT_TS)
+						sl_bind_i64(s, 2, (int64_t)sl_be64(sa->after_key));
+					else
+						sl_bind_blob(s, 2, sa->after_key, 8);
+					sl_bind_blob(s, 3, sa->after_id, 32);
+					sl_bind_i64(s, 4, (int64_t)lim);
+					sl_err e = sl_stmt_query(s);
+					size_t rows = 0, unread = 0;
+					while (!e && sl_stmt_next(s, &e)) {
+						rows++;
+						if (sa->n == sa->cap) {
+							unread++; /* read again by the next refill */
+							continue;
+						}
+						item it;
+						api_utxo_read(s, 0, &it.u, r->arena);
+						if (sort == SORT_TS)
+							sl_put_be64(it.key, (uint64_t)sl_col_i64(s, 25));
+						else
+							sl_put_be64(it.key, sl_col_u64be(s, 26));
+						memcpy(sa->after_key, it.key, 8);
+						memcpy(sa->after_id, it.u.id, 32);
+						if (passes(&it.u, asset, min))
+							sa->v[sa->n++] = it;
+					}
+					if (e)
+						return api_fail_store(r, e);
+					if (rows < lim && !unread)
+						sa->done = true; /* the address has no more */
+				}
+			}
+			if (sa->at < sa->n && (!best || cmp_items(&sa->v[sa->at], best, desc) < 0)) {
+				best = &sa->v[sa->at];
 				bi = a;
 			}
+		}
 		if (!best)
 			break;
 		st[bi].at++;
-		if (last && !memcmp(last->u.id, best->u.id, 32))
+		if (have_last && !memcmp(last_id, best->u.id, 32))
 			continue; /* owned by two of the addresses: once */
 		if (out == page) {
 			more = true;
 			break;
 		}
 		api_utxo_write(r, &best->u, r->chain == API_P, NULL, NULL);
-		last = best;
+		memcpy(last_key, best->key, 8);
+		memcpy(last_id, best->u.id, 32);
+		have_last = true;
 		out++;
 	}
-	/* an address that filled its window may hold more after it */
-	for (size_t a = 0; !more && a < addrs->naddrs; a++)
-		more = st[a].n > page;
 	sl_jw_arr_end(&r->w);
-	if (more && last) {
+	if (more && have_last) {
 		uint8_t c[40];
-		memcpy(c, last->key, 8);
-		memcpy(c + 8, last->u.id, 32);
+		memcpy(c, last_key, 8);
+		memcpy(c + 8, last_id, 32);
 		api_page_next(r, c, sizeof c);
 	}
 	api_chain_info(r);
