@@ -421,7 +421,10 @@ bool api_params_parse(api_req *r)
 			}
 			const char *near;
 			int i = find_param(rt, key, &near);
-			bool path_param = i >= 0 && (!strcmp(key, "assetId") || !strcmp(key, "nodeId"));
+			/* assetId and nodeId come from the path on routes that have them there (utxos takes
+			 * assetId in the query) */
+			bool path_param = i >= 0 && ((!strcmp(key, "assetId") && r->assetId) ||
+						     (!strcmp(key, "nodeId") && r->nodeId));
 			if (i < 0 || path_param || (rt->body_addresses && !strcmp(key, "addresses"))) {
 				if (near)
 					api_fail(r, 400, "unknown query parameter '%.60s' (did you mean %s?)",
