@@ -327,6 +327,15 @@ static bool parse_body(api_req *r, size_t *raw_at)
 		api_fail(r, 400, "the body must be JSON, {\"addresses\": \"…\"}: %s", msg);
 		return false;
 	}
+	for (size_t i = b; i < h->body_len; i++) {
+		uint8_t c = h->body[i];
+		if (c != ' ' && c != '\t' && c != '\r' && c != '\n') {
+			api_fail(r, 400,
+				 "the body must be one JSON object, {\"addresses\": \"…\"}, "
+				 "and nothing after it");
+			return false;
+		}
+	}
 	sl_span root = { h->body + a, b - a }, k, v, addrs = { 0 };
 	if (sl_json_type(root) != SL_JT_OBJECT) {
 		api_fail(r, 400, "the body must be a JSON object, {\"addresses\": \"…\"}");
