@@ -267,3 +267,91 @@ export function keyPaths(v, prefix = '', out = new Set()) {
 }
 
 export { cleanup, C };
+
+// ---- the route table ------------------------------------------------------------------------------------
+
+// The routes of src/api/routes.c as data: [{ method, path, name, chains: ['P', 'X', 'C'], params:
+// [{ name, kind, required, min, max, def, values, umax, flags }], bodyAddresses, upstream201 }].
+// Read from the C source, so a route or parameter added there is in every table built from it;
+// anything this reader does not understand is an error (extend it, do not skip).
+export function readRouteTable(root = new URL('../../', import.meta.url).pathname) {
+  const strip = (t) => t.replace(/\/\*[^]*?\*\//g, '').replace(/\/\/.*$/gm, '');
+  const src = strip(readFileSync(join(root, 'src/api/routes.c'), 'utf8'));
+  const hdr = strip(readFileSync(join(root, 'src/api/internal.h'), 'utf8'));
+  const consts = { INT64_MAX: 9223372036854775807n, UINT64_MAX: 18446744073709551615n, INT64_MIN: -9223372036854775808n };
+  for (const [, k, v] of hdr.matchAll(/#define\s+(API_[A-Z0-9_]+)\s+\(?(\d+)\)?\s*$/gm)) consts[k] = BigInt(v);
+  const num = (x) => {
+    x = x.trim();
+    if (/^-?\d+$/.test(x)) return BigInt(x);
+    if (x in consts) return consts[x];
+    throw new Error(`routes.c: no value for '${x}'`);
+  };
+  const arrays = {};
+  for (const [, name, body] of src.matchAll(/static const char \*const (\w+)\[\]\s*=\s*\{([^}]*)\};/g)) {
+    arrays[name] = [...body.matchAll(/"([^"]*)"/g)].map((m) => m[1]);
+  }
+  // split at top-level commas
+  const split = (s) => {
+    const out = []; let depth = 0, cur = '', q = false;
+    for (const c of s) {
+      if (c === '"') q = !q;
+      if (!q && (c === '(' || c === '{')) depth++;
+      if (!q && (c === ')' || c === '}')) depth--;
+      if (!q && c === ',' && depth === 0) { out.push(cur.trim()); cur = ''; continue; }
+      cur += c;
+    }
+    if (cur.trim()) out.push(cur.trim());
+    return out;
+  };
+  const KINDS = new Set(['AP_INT', 'AP_BOOL', 'AP_ENUM', 'AP_STRING', 'AP_ADDRESSES', 'AP_NODE_IDS', 'AP_TX_TYPES', 'AP_ID', 'AP_NODE_ID', 'AP_AMOUNT', 'AP_PAGE_TOKEN']);
+  const param = (e) => {
+    let m;
+    if (e === 'PAGE_TOKEN') return { name: 'pageToken', kind: 'AP_PAGE_TOKEN' };
+    if ((m = /^PAGE_SIZE\((.+),(.+)\)$/.exec(e))) return { name: 'pageSize', kind: 'AP_INT', min: 1n, max: num(m[1]), def: num(m[2]) };
+    if ((m = /^SORT_ORDER\((.+)\)$/.exec(e))) return { name: 'sortOrder', kind: 'AP_ENUM', values: arrays.sort_orders, def: num(m[1]) };
+    if ((m = /^TIMESTAMP\("(\w+)"\)$/.exec(e))) return { name: m[1], kind: 'AP_INT', min: 0n, max: consts.INT64_MAX };
+    if ((m = /^ADDRESSES\((.+),(.+)\)$/.exec(e))) return { name: 'addresses', kind: 'AP_ADDRESSES', max: num(m[1]), flags: m[2].trim() === '0' ? 0 : m[2].trim() };
+    if ((m = /^\{(.*)\}$/s.exec(e))) {
+      const p = {};
+      for (const f of split(m[1])) {
+        const [, k, v] = /^\.(\w+)\s*=\s*(.+)$/s.exec(f) ?? [];
+        if (!k) throw new Error(`routes.c: cannot read '${f}'`);
+        if (k === 'name') p.name = JSON.parse(v);
+        else if (k === 'kind') p.kind = v;
+        else if (k === 'required') p.required = v === 'true';
+        else if (['min', 'max', 'def', 'umax'].includes(k)) p[k] = num(v);
+        else if (k === 'values') { if (!arrays[v]) throw new Error(`routes.c: no array ${v}`); p.values = arrays[v]; }
+        else if (k === 'flags') p.flags = v;
+        else throw new Error(`routes.c: unknown field .${k}`);
+      }
+      return p;
+    }
+    throw new Error(`routes.c: unknown parameter entry '${e}' (teach readRouteTable)`);
+  };
+  const params = {};
+  for (const [, name, body] of src.matchAll(/static const api_param (\w+)\[\]\s*=\s*\{([^]*?)\};/g)) {
+    params[name] = split(body).map(param);
+    for (const p of params[name]) if (!KINDS.has(p.kind)) throw new Error(`routes.c: ${name}: unknown kind ${p.kind}`);
+  }
+  const net = /#define NET "([^"]+)"/.exec(src)[1];
+  const chainPath = /#define CHAIN NET "([^"]+)"/.exec(src)[1];
+  const table = /const api_route api_routes\[\] = \{([^]*?)\};/.exec(src)[1];
+  const routes = [];
+  for (const [, args] of table.matchAll(/ROUTE\(((?:[^()]|\([^()]*\))*)\)/g)) {
+    const a = split(args);
+    const path = a[1].replace(/^CHAIN\s*/, net + chainPath).replace(/^NET\s*/, net).replace(/"\s*"/g, '').replace(/"/g, '');
+    const chains = a[3] === 'API_ALL_CHAINS' ? ['P', 'X', 'C'] : [...a[3].matchAll(/API_CHAIN\(API_([PXC])\)/g)].map((m) => m[1]);
+    if (!chains.length) throw new Error(`routes.c: chains '${a[3]}'`);
+    if (!params[a[4]]) throw new Error(`routes.c: no parameters ${a[4]}`);
+    const r = { method: JSON.parse(a[0]), path, name: JSON.parse(a[2]), chains, params: params[a[4]], bodyAddresses: false, upstream201: false };
+    for (const x of a.slice(6)) {
+      const [, k, v] = /^\.(\w+)\s*=\s*(\w+)$/.exec(x) ?? [];
+      if (k === 'body_addresses') r.bodyAddresses = v === 'true';
+      else if (k === 'upstream_201') r.upstream201 = v === 'true';
+      else throw new Error(`routes.c: unknown route field '${x}'`);
+    }
+    routes.push(r);
+  }
+  if (!routes.length) throw new Error('routes.c: no routes read');
+  return routes;
+}
