@@ -224,8 +224,8 @@ for (const route of ROUTES) {
       b.path = route.path.replace(/\{(\w+)\}/g, (_, k) => encodeURIComponent(k === 'blockchainId' ? id : b.pathVars[k]));
       cases.push({ what: `blockchainId ${id}`, req: b, status: 400, names: 'blockchainId' });
     }
-    // networks: names that are none (400), and mainnet, which this fuji store does not hold (404)
-    for (const [net, status, names] of [['devnet', 400, 'network'], ['Fuji', 400, 'network'], ['local', 400, 'network'], ['mainnet', 404, 'mainnet']]) {
+    // networks: names that are none, and mainnet, which this fuji store does not hold: 404 naming it
+    for (const [net, status, names] of [['devnet', 404, ['network', 'devnet']], ['Fuji', 404, ['network', 'Fuji']], ['local', 404, ['network', 'local']], ['mainnet', 404, ['network', 'mainnet']]]) {
       cases.push({ what: `network ${net}`, req: baseRequest(route, ch, net), status, names });
     }
     const failed = await runCases(cases);
