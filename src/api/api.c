@@ -3,7 +3,7 @@
  * (internal.h describes a route's part).
  *
  *   CORS → /health, /metrics → route match (404, 405) → API key (401) and
- *   rate limit (429) → network (400, 404) → chain (400) → parameters (400)
+ *   rate limit (429) → network (404) → chain (400) → parameters (400)
  *   → a store connection (503) → the handler → metrics and the log line
  */
 #include "api/internal.h"
@@ -168,21 +168,18 @@ static int resolve_chain(const api_req *r, const char *s)
 
 static const char *chain_letter(int c) { return c == API_P ? "P" : c == API_X ? "X" : "C"; }
 
-/* The network of the path: one of spec 000's names, and the one this store holds. */
+/* The network of the path: the one this store holds (fuji also as testnet). Any other, one of
+ * spec 000's names or not, is a 404 that names it. */
 static bool check_network(api_req *r)
 {
 	const api_net *net = &r->api->net;
 	const char *n = r->network;
 	bool fuji = !strcmp(n, "fuji") || !strcmp(n, "testnet");
-	bool known = fuji || !strcmp(n, "mainnet") || !strcmp(n, net->name);
-	if (!known) {
-		api_fail(r, 400, "network must be one of mainnet, fuji, testnet%s%s, not '%.64s'",
-			 strcmp(net->name, "mainnet") && strcmp(net->name, "fuji") ? ", " : "",
-			 strcmp(net->name, "mainnet") && strcmp(net->name, "fuji") ? net->name : "", n);
-		return false;
-	}
 	if (strcmp(n, net->name) && !(fuji && !strcmp(net->name, "fuji"))) {
-		api_fail(r, 404, "network %s is not served here: this store holds %s", n, net->name);
+		bool known = fuji || !strcmp(n, "mainnet");
+		api_fail(r, 404, "network '%.64s' is %s: this store holds %s%s", n,
+			 known ? "not served here" : "not a network (mainnet, fuji, testnet)", net->name,
+			 strcmp(net->name, "fuji") ? "" : " (also as testnet)");
 		return false;
 	}
 	return true;

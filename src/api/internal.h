@@ -30,10 +30,9 @@
 #include "util/log.h"
 
 /* Limits of this API (docs/api.md lists them). */
-/* addresses in a GET query: as many as fit the HTTP server's 2048-byte request target
- * (SL_HTTP_MAX_PATH) with their chain prefixes, %2C separators and the other parameters; 64 did
- * not (64 fuji addresses are 2.9 KB: a 414). Longer lists go to POST utxos. */
-#define API_MAX_ADDRESSES_GET 32
+/* addresses in a GET query: 64 with their chain prefixes and %2C separators are about 3.3 KB, well
+ * inside the HTTP server's request target (SL_HTTP_MAX_PATH, 8 KiB). Longer lists go to POST utxos. */
+#define API_MAX_ADDRESSES_GET 64
 #define API_MAX_ADDRESSES_POST 1024 /* addresses in the POST utxos body */
 #define API_MAX_NODE_IDS 64
 #define API_MAX_QUERY_PARAMS 64

@@ -327,6 +327,15 @@ static bool parse_body(api_req *r, size_t *raw_at)
 		api_fail(r, 400, "the body must be JSON, {\"addresses\": \"…\"}: %s", msg);
 		return false;
 	}
+	for (size_t i = b; i < h->body_len; i++) {
+		uint8_t c = h->body[i];
+		if (c != ' ' && c != '\t' && c != '\r' && c != '\n') {
+			api_fail(r, 400,
+				 "the body must be one JSON object, {\"addresses\": \"…\"}, "
+				 "and nothing after it");
+			return false;
+		}
+	}
 	sl_span root = { h->body + a, b - a }, k, v, addrs = { 0 };
 	if (sl_json_type(root) != SL_JT_OBJECT) {
 		api_fail(r, 400, "the body must be a JSON object, {\"addresses\": \"…\"}");
@@ -421,11 +430,10 @@ bool api_params_parse(api_req *r)
 			}
 			const char *near;
 			int i = find_param(rt, key, &near);
-			/* assetId and nodeId are path variables of the routes whose path names them (utxos
-			 * take assetId in the query) */
-			bool path_param = i >= 0 &&
-					  ((!strcmp(key, "assetId") && strstr(rt->path, "{assetId}")) ||
-					   (!strcmp(key, "nodeId") && strstr(rt->path, "{nodeId}")));
+			/* assetId and nodeId come from the path on routes that have them there (utxos takes
+			 * assetId in the query) */
+			bool path_param = i >= 0 && ((!strcmp(key, "assetId") && r->assetId) ||
+						     (!strcmp(key, "nodeId") && r->nodeId));
 			if (i < 0 || path_param || (rt->body_addresses && !strcmp(key, "addresses"))) {
 				if (near)
 					api_fail(r, 400, "unknown query parameter '%.60s' (did you mean %s?)",

@@ -65,6 +65,10 @@ bool api_page_cursor(api_req *r, uint8_t cursor[API_CURSOR_MAX], size_t *len)
 		return false;
 	}
 	*len = n - HEAD_LEN - MAC_LEN;
+	if (!*len) { /* never issued: every list's cursor has a position; *len = 0 means no token */
+		api_fail(r, 400, "pageToken is not a token of this list");
+		return false;
+	}
 	memcpy(cursor, raw + HEAD_LEN, *len);
 	return true;
 }

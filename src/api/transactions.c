@@ -1048,6 +1048,9 @@ int api_list_asset_transactions(api_req *r)
 		      *start = api_arg(r, "startTimestamp"), *end = api_arg(r, "endTimestamp");
 	size_t page = (size_t)api_arg(r, "pageSize")->i;
 	filter f = { API_X, types->tx_types, start->set, end->set, start->i, end->i };
+	if (start->set && end->set && start->i > end->i)
+		return api_fail(r, 400, "startTimestamp (%lld) is after endTimestamp (%lld)",
+				(long long)start->i, (long long)end->i);
 	sl_stmt *s = sl_stmt_get(r->db, &q_asset_known);
 	if (!s)
 		return api_fail_store(r, SL_ERR_STORE);

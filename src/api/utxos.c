@@ -6,8 +6,7 @@
  * exported to it and not yet imported (a wallet on the chain can import
  * them). Per address they are one range of addr_utxos, clustered on (chain,
  * address, time); a page of several addresses is a merge of each address's
- * next rows in the list's order (time or amount, then id), read a few at a
- * time (so memory does not grow with addresses × pageSize), a UTXO owned by
+ * next rows in the list's order (time or amount, then id), a UTXO owned by
  * two of them counted once. The page cursor is the last item's (sort key,
  * id); the next page starts after it, so UTXOs the indexer adds meanwhile
  * take their place in the order and nothing is seen twice.
@@ -233,21 +232,19 @@ typedef struct item {
 	uint8_t key[8]; /* the sort key: ts or amount, big-endian (bias-free: both are non-negative) */
 } item;
 
-/*
- * One address's rows in the list's order, a few at a time: the merge takes them from the front
- * and refills from the address's keyset position when they run out. The buffers of all addresses
- * together hold about STREAM_ITEMS rows (but at least 4 per address), so a page over a thousand
- * addresses fits the request's arena (SL_HTTP_MAX_ARENA) as well as a page over one.
- */
-#define STREAM_ITEMS 1024
-
+/* One address's rows, read a window at a time: v[at..n) are read and not yet merged; after is the
+ * position (sort key, id) of the last row read, done when the address has no rows past it. */
 typedef struct stream {
-	const uint8_t *addr;
 	item *v;
 	size_t n, at, cap;
-	uint8_t k[8], id[32]; /* the last row read: the next query starts after it */
-	bool done;	      /* the address has no more rows */
+	uint8_t after_key[8], after_id[32];
+	bool done;
+	const uint8_t *addr;
 } stream;
+
+/* Items buffered across all of a page's streams (bytes): a page of many addresses reads each in
+ * small windows instead of a page's worth each, so memory stays well inside the request's arena. */
+#define STREAM_BUDGET (1u << 20)
 
 static int cmp_items(const item *a, const item *b, bool desc)
 {
@@ -262,52 +259,6 @@ static bool passes(const api_utxo *u, const api_val *asset, uint64_t min)
 	if (asset->set && memcmp(u->asset, asset->id, 32))
 		return false;
 	return u->amount >= min;
-}
-
-/* The address's next rows that pass the filters (rows filtered out are skipped, in rounds). */
-static sl_err refill(api_req *r, stream *st, const sl_sql *q, int sort, const api_val *asset, uint64_t min)
-{
-	st->n = st->at = 0;
-	size_t lim = st->cap < 64 ? 64 : st->cap;
-	while (!st->done && !st->n) {
-		sl_stmt *s = sl_stmt_get(r->db, q);
-		if (!s)
-			return SL_ERR_STORE;
-		sl_bind_i64(s, 0, r->chain);
-		sl_bind_blob(s, 1, st->addr, 20);
-		if (sort == SORT_TS)
-			sl_bind_i64(s, 2, (int64_t)sl_be64(st->k));
-		else
-			sl_bind_blob(s, 2, st->k, 8);
-		sl_bind_blob(s, 3, st->id, 32);
-		sl_bind_i64(s, 4, (int64_t)lim);
-		sl_err e = sl_stmt_query(s);
-		size_t rows = 0;
-		bool full = false;
-		while (!e && sl_stmt_next(s, &e)) {
-			item it;
-			api_utxo_read(s, 0, &it.u, r->arena);
-			if (sort == SORT_TS)
-				sl_put_be64(it.key, (uint64_t)sl_col_i64(s, 25));
-			else
-				sl_put_be64(it.key, sl_col_u64be(s, 26));
-			bool keep = passes(&it.u, asset, min);
-			if (keep && st->n == st->cap) {
-				full = true; /* left for the next refill */
-				break;
-			}
-			rows++;
-			memcpy(st->k, it.key, 8);
-			memcpy(st->id, it.u.id, 32);
-			if (keep)
-				st->v[st->n++] = it;
-		}
-		if (e)
-			return e;
-		if (!full && rows < lim)
-			st->done = true;
-	}
-	return SL_OK;
 }
 
 static int list_utxos(api_req *r)
@@ -343,51 +294,88 @@ static int list_utxos(api_req *r)
 						  : (spent->i ? &q_ts_asc : &q_ts_asc_u))
 					  : (desc ? (spent->i ? &q_am_desc : &q_am_desc_u)
 						  : (spent->i ? &q_am_asc : &q_am_asc_u));
-	/* a stream per address (EVM addresses own no UTXOs), then a merge */
-	size_t nst = 0;
-	for (size_t a = 0; a < addrs->naddrs; a++)
-		nst += !addrs->addrs[a].evm;
-	stream *st = sl_arena_zalloc(r->arena, (nst ? nst : 1) * sizeof *st);
+	/* each address's rows in windows, merged; a window is refilled when the merge has used it up */
+	stream *st = sl_arena_zalloc(r->arena, addrs->naddrs * sizeof *st);
 	if (!st)
 		return api_fail(r, 500, "out of memory");
-	size_t cap = nst ? STREAM_ITEMS / nst : 0;
-	cap = cap < 4 ? 4 : cap > page + 1 ? page + 1 : cap;
-	for (size_t a = 0, i = 0; a < addrs->naddrs; a++) {
-		if (addrs->addrs[a].evm)
-			continue;
-		stream *x = &st[i++];
-		x->addr = addrs->addrs[a].bytes;
-		x->cap = cap;
-		if (!(x->v = sl_arena_array(r->arena, cap, sizeof *x->v)))
-			return api_fail(r, 500, "out of memory");
-		memcpy(x->k, after_key, 8);
-		memcpy(x->id, after_id, 32);
-	}
+	size_t cap = STREAM_BUDGET / sizeof(item) / addrs->naddrs;
+	cap = SL_MIN(SL_MAX(cap, 2u), page + 1);
+	bool filtered = asset->set || (minv->set && minv->u);
 	uint64_t min = minv->set ? minv->u : 0;
+	for (size_t a = 0; a < addrs->naddrs; a++) {
+		st[a].done = addrs->addrs[a].evm; /* EVM addresses own no UTXOs */
+		st[a].addr = addrs->addrs[a].bytes;
+		st[a].cap = cap;
+		memcpy(st[a].after_key, after_key, 8);
+		memcpy(st[a].after_id, after_id, 32);
+		if (!st[a].done && !(st[a].v = sl_arena_array(r->arena, cap, sizeof *st[a].v)))
+			return api_fail(r, 500, "out of memory");
+	}
 	sl_jw_obj(&r->w);
 	sl_jw_key(&r->w, "utxos");
 	sl_jw_arr(&r->w);
 	size_t out = 0;
 	uint8_t last_key[8] = { 0 }, last_id[32] = { 0 };
-	bool any = false, more = false;
+	bool have_last = false, more = false;
 	for (;;) {
 		const item *best = NULL;
 		size_t bi = 0;
-		for (size_t a = 0; a < nst; a++) {
-			if (st[a].at == st[a].n && !st[a].done) {
-				sl_err e = refill(r, &st[a], q, sort, asset, min);
-				if (e)
-					return api_fail_store(r, e);
+		for (size_t a = 0; a < addrs->naddrs; a++) {
+			stream *sa = &st[a];
+			if (sa->at == sa->n && !sa->done) {
+				/* refill: rows the filters skip are read past in rounds, until the window
+				 * holds at least one row or the address has no more */
+				sa->n = sa->at = 0;
+				for (int round = 0; sa->n < sa->cap && !sa->done && (sa->n == 0 || round < 4);
+				     round++) {
+					sl_stmt *s = sl_stmt_get(r->db, q);
+					if (!s)
+						return api_fail_store(r, SL_ERR_STORE);
+					size_t lim = sa->cap - sa->n;
+					if (filtered && lim < 64)
+						lim = 64;
+					sl_bind_i64(s, 0, r->chain);
+					sl_bind_blob(s, 1, sa->addr, 20);
+					if (sort == SORT_TS)
+						sl_bind_i64(s, 2, (int64_t)sl_be64(sa->after_key));
+					else
+						sl_bind_blob(s, 2, sa->after_key, 8);
+					sl_bind_blob(s, 3, sa->after_id, 32);
+					sl_bind_i64(s, 4, (int64_t)lim);
+					sl_err e = sl_stmt_query(s);
+					size_t rows = 0, unread = 0;
+					while (!e && sl_stmt_next(s, &e)) {
+						rows++;
+						if (sa->n == sa->cap) {
+							unread++; /* read again by the next refill */
+							continue;
+						}
+						item it;
+						api_utxo_read(s, 0, &it.u, r->arena);
+						if (sort == SORT_TS)
+							sl_put_be64(it.key, (uint64_t)sl_col_i64(s, 25));
+						else
+							sl_put_be64(it.key, sl_col_u64be(s, 26));
+						memcpy(sa->after_key, it.key, 8);
+						memcpy(sa->after_id, it.u.id, 32);
+						if (passes(&it.u, asset, min))
+							sa->v[sa->n++] = it;
+					}
+					if (e)
+						return api_fail_store(r, e);
+					if (rows < lim && !unread)
+						sa->done = true; /* the address has no more */
+				}
 			}
-			if (st[a].at < st[a].n && (!best || cmp_items(&st[a].v[st[a].at], best, desc) < 0)) {
-				best = &st[a].v[st[a].at];
+			if (sa->at < sa->n && (!best || cmp_items(&sa->v[sa->at], best, desc) < 0)) {
+				best = &sa->v[sa->at];
 				bi = a;
 			}
 		}
 		if (!best)
 			break;
 		st[bi].at++;
-		if (any && !memcmp(last_id, best->u.id, 32))
+		if (have_last && !memcmp(last_id, best->u.id, 32))
 			continue; /* owned by two of the addresses: once */
 		if (out == page) {
 			more = true;
@@ -396,11 +384,11 @@ static int list_utxos(api_req *r)
 		api_utxo_write(r, &best->u, r->chain == API_P, NULL, NULL);
 		memcpy(last_key, best->key, 8);
 		memcpy(last_id, best->u.id, 32);
-		any = true;
+		have_last = true;
 		out++;
 	}
 	sl_jw_arr_end(&r->w);
-	if (more && any) {
+	if (more && have_last) {
 		uint8_t c[40];
 		memcpy(c, last_key, 8);
 		memcpy(c + 8, last_id, 32);

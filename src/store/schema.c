@@ -165,7 +165,9 @@ static sl_err read_version(sl_conn *c, int *version)
 	if (!s)
 		return SL_ERR_STORE;
 	sl_err e = sl_stmt_query(s);
-	if (!e && sl_stmt_next(s, &e))
+	/* read to the end: a query left mid-way keeps its snapshot (SQLite: a read transaction), and
+	 * sl_db_open puts this connection into the pool as it is */
+	while (!e && sl_stmt_next(s, &e))
 		*version = (int)sl_col_i64(s, 0);
 	return e;
 }

@@ -19,7 +19,7 @@
 #define SL_HTTP_MAX_RESPONSE (256u << 20) /* a response body that grows past this fails */
 #define SL_HTTP_MAX_RESPONSE_HEAD (64u << 10) /* status line + headers of one response */
 #define SL_HTTP_MAX_ARENA (4u << 20)	      /* per-request arena */
-#define SL_HTTP_MAX_PATH 2048		      /* request target (path and query) → 414 */
+#define SL_HTTP_MAX_PATH 8192		      /* request target (path and query) → 414 */
 /*
  * Deadlines, all absolute (a byte a second does not extend them), in ms:
  *  - header: the request line and headers, from the request's first byte (from accept for a

@@ -14,7 +14,7 @@
 //  2. Balances of every address on P (8 buckets), X (4) and C (atomic memory) at ≥ 5
 //     blockTimestamps per address: the genesis, before and after an export, before and after its
 //     import, before and while stake is locked, before and after it returns, the history's end
-//     (also against the manifest's P balances) and now; and 32 addresses in one request.
+//     (also against the manifest's P balances) and now; and 64 addresses in one request.
 //  3. Tx lists of every address on P, X and C (and of every EVM address on C), oldest first,
 //     every field the txs determine (consumed and emitted UTXOs, credentials and their keys, BLS
 //     credentials, L1 validators of a conversion); a time window and a tx type as filters.
@@ -162,8 +162,8 @@ for (const backend of BACKENDS) {
           diffs.push(...L.diffObj(got, m, `manifest P.balances ${acct.pAddress}`));
         }
       }
-      // 32 addresses in one request (the most a GET takes, API_MAX_ADDRESSES_GET): a UTXO several of them own counts once
-      const all = truth.accounts.slice(0, 32).map((x) => x.hex);
+      // 64 addresses in one request (the most a GET takes, API_MAX_ADDRESSES_GET): a UTXO several of them own counts once
+      const all = truth.accounts.slice(0, 64).map((x) => x.hex);
       for (const c of L.CHAINS) for (const tm of [truth.genesisTs, Math.floor((truth.genesisTs + manifest.endTime) / 2), manifest.endTime]) {
         const r = await L.apiGet(`${E.api.base}/${L.ALIAS[c]}/balances?addresses=${all.map(addrOf).join(',')}&blockTimestamp=${tm}`);
         const { balances, bad } = L.balancesForm(truth, c, r.json ?? {});

@@ -131,10 +131,12 @@ static void test_head_errors(void **state)
 	/* 414 past SL_HTTP_MAX_PATH; 431 past SL_HTTP_MAX_HEADER_FIELDS or SL_HTTP_MAX_HEADER_BYTES */
 	char *req = malloc(SL_HTTP_MAX_HEADER_BYTES + 4096);
 	assert_non_null(req);
-	int n = snprintf(req, 5000, "GET /%0*d HTTP/1.1\r\nHost: h\r\n\r\n", SL_HTTP_MAX_PATH, 0);
+	int n = snprintf(req, SL_HTTP_MAX_HEADER_BYTES, "GET /%0*d HTTP/1.1\r\nHost: h\r\n\r\n",
+			 SL_HTTP_MAX_PATH, 0);
 	const char *why;
 	assert_int_equal(parse(req, &h, buf, &why), 414);
-	n = snprintf(req, 5000, "GET /%0*d HTTP/1.1\r\nHost: h\r\n\r\n", SL_HTTP_MAX_PATH - 1, 0);
+	n = snprintf(req, SL_HTTP_MAX_HEADER_BYTES, "GET /%0*d HTTP/1.1\r\nHost: h\r\n\r\n",
+		     SL_HTTP_MAX_PATH - 1, 0);
 	assert_int_equal(parse(req, &h, buf, &why), 0);
 	n = snprintf(req, 64, "GET / HTTP/1.1\r\nHost: h\r\n");
 	for (int i = 0; i < SL_HTTP_MAX_HEADER_FIELDS; i++)
