@@ -50,6 +50,15 @@ static sl_conn *conn_open(sl_db *db, char err[256])
 	return c;
 }
 
+/* A query stopped before its last row keeps its snapshot (SQLite: an open read transaction,
+ * which would pin this connection to the store as it was, and the WAL with it): end them all. */
+static void end_queries(sl_conn *c)
+{
+	for (size_t i = 0; i < SL_SQL_CACHE; i++)
+		if (c->cache[i].q)
+			c->db->be->reset(c->cache[i].s);
+}
+
 static void conn_close(sl_conn *c)
 {
 	if (!c)
@@ -106,6 +115,7 @@ sl_db *sl_db_open(const sl_db_config *cfg, char err[256])
 		sl_db_close(db);
 		return NULL;
 	}
+	end_queries(c); /* the schema check's read */
 	db->idle[db->nidle++] = c;
 	return db;
 }
@@ -168,11 +178,7 @@ void sl_db_release(sl_db *db, sl_conn *c)
 		return;
 	if (c->in_txn)
 		sl_conn_rollback(c); /* a borrower that did not finish: never leak a transaction */
-	/* A query stopped before its last row keeps its snapshot (SQLite: an open read transaction,
-	 * which would pin this connection to the store as it was, and the WAL with it): end them all. */
-	for (size_t i = 0; i < SL_SQL_CACHE; i++)
-		if (c->cache[i].q)
-			db->be->reset(c->cache[i].s);
+	end_queries(c);
 	pthread_mutex_lock(&db->lock);
 	if (c->broken || db->nidle >= db->cfg.pool_size) {
 		db->nopen--;
