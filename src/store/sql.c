@@ -212,6 +212,15 @@ sl_err sl_conn_commit(sl_conn *c)
 	return e;
 }
 
+sl_err sl_conn_begin_read(sl_conn *c)
+{
+	if (c->in_txn)
+		return sl_conn_fail(c, SL_ERR_INTERNAL, "a transaction is already open");
+	sl_err e = c->db->be->begin_read(c);
+	c->in_txn = e == SL_OK;
+	return e;
+}
+
 void sl_conn_rollback(sl_conn *c)
 {
 	if (!c->in_txn)
@@ -300,6 +309,8 @@ bool sl_stmt_next(sl_stmt *s, sl_err *err)
 }
 int64_t sl_stmt_changes(sl_stmt *s) { return s->conn->db->be->changes(s); }
 bool sl_col_null(sl_stmt *s, int i) { return s->conn->db->be->col_null(s, i); }
+sl_coltype sl_col_type(sl_stmt *s, int i) { return s->conn->db->be->col_type(s, i); }
+int sl_col_count(sl_stmt *s) { return s->conn->db->be->col_count(s); }
 int64_t sl_col_i64(sl_stmt *s, int i) { return s->conn->db->be->col_i64(s, i); }
 const uint8_t *sl_col_blob(sl_stmt *s, int i, size_t *n) { return s->conn->db->be->col_blob(s, i, n); }
 const char *sl_col_text(sl_stmt *s, int i, size_t *n) { return s->conn->db->be->col_text(s, i, n); }
