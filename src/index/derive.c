@@ -173,6 +173,18 @@ static sl_span owner_blob(ix_batch *b, const sl_owners *o)
 
 static const uint8_t primary_subnet[32];
 
+/* A copy of a 32-byte id that lives as long as the batch (b->err when out of memory). */
+static const uint8_t *arena_id(ix_batch *b, const uint8_t id[32])
+{
+	uint8_t *p = sl_arena_alloc(&b->arena, 32);
+	if (!p) {
+		b->err = SL_ERR_NOMEM;
+		return NULL;
+	}
+	memcpy(p, id, 32);
+	return p;
+}
+
 /* ---- P-chain ------------------------------------------------------------------ */
 
 static bool is_staking(uint32_t t)
@@ -402,7 +414,7 @@ static sl_err p_block(ix_batch *b, const ix_ctx *ctx, const sl_ixitem *c, char e
 			   .ipos = c->index };
 	if (outer) {
 		blk->wrapped = true;
-		blk->vm_id = outer->id;
+		blk->vm_id = arena_id(b, outer->id); /* outer->id is in dc, gone when the batch is written */
 		blk->vm_parent = outer->parent_id.p;
 		blk->has_proposer = outer->has_proposer;
 		memcpy(blk->proposer, outer->proposer, 20);
@@ -608,7 +620,7 @@ static sl_err x_block(ix_batch *b, const ix_ctx *ctx, const sl_ixitem *c, char e
 			   .ipos = c->index };
 	if (outer) {
 		blk->wrapped = true;
-		blk->vm_id = outer->id;
+		blk->vm_id = arena_id(b, outer->id); /* outer->id is in dc, gone when the batch is written */
 		blk->vm_parent = outer->parent_id.p;
 		blk->has_proposer = outer->has_proposer;
 		memcpy(blk->proposer, outer->proposer, 20);
@@ -731,7 +743,7 @@ static sl_err c_block(ix_batch *b, const ix_ctx *ctx, const sl_ixitem *c, char e
 	}
 	if (outer) {
 		blk->wrapped = true;
-		blk->vm_id = outer->id;
+		blk->vm_id = arena_id(b, outer->id); /* outer->id is in dc, gone when the batch is written */
 		blk->vm_parent = outer->parent_id.p;
 		blk->has_proposer = outer->has_proposer;
 		memcpy(blk->proposer, outer->proposer, 20);
