@@ -22,6 +22,7 @@ static const struct command commands[] = {
 	{ "devnet", cmd_devnet, "a node serving a generated local network (or --out: write its history)" },
 	{ "index", cmd_index, "read a node's container indexes into the SQL store of the Data API" },
 	{ "api", cmd_api, "serve the Data API (/v1) from that store" },
+	{ "dump", cmd_dump, "print a store in a canonical text form (to compare two stores)" },
 };
 
 static int usage(FILE *f)

@@ -16,5 +16,6 @@ int cmd_devnet(int argc, char **argv);
 int cmd_index(int argc, char **argv);
 int cmd_api(int argc, char **argv);
 int cmd_up(int argc, char **argv);
+int cmd_dump(int argc, char **argv);
 
 #endif

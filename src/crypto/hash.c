@@ -9,6 +9,32 @@
 
 void sl_sha256(const void *p, size_t n, uint8_t out[32]) { SHA256(p, n, out); }
 
+bool sl_sha256_init(sl_sha256_ctx *c)
+{
+	EVP_MD_CTX *md = EVP_MD_CTX_new();
+	if (md && !EVP_DigestInit_ex(md, EVP_sha256(), NULL)) {
+		EVP_MD_CTX_free(md);
+		md = NULL;
+	}
+	c->md = md;
+	return md != NULL;
+}
+
+void sl_sha256_update(sl_sha256_ctx *c, const void *p, size_t n)
+{
+	if (c->md && n)
+		EVP_DigestUpdate(c->md, p, n);
+}
+
+void sl_sha256_final(sl_sha256_ctx *c, uint8_t out[32])
+{
+	unsigned int len = 32;
+	if (!c->md || !EVP_DigestFinal_ex(c->md, out, &len))
+		memset(out, 0, 32);
+	EVP_MD_CTX_free(c->md);
+	c->md = NULL;
+}
+
 void sl_ripemd160(const void *p, size_t n, uint8_t out[20])
 {
 	unsigned int len = 20;

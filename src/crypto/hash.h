@@ -12,6 +12,13 @@
 #include "util/err.h"
 
 void sl_sha256(const void *p, size_t n, uint8_t out[32]);
+/* sha256 of data given in pieces: init (false when out of memory), update…, final (frees it). */
+typedef struct sl_sha256_ctx {
+	void *md;
+} sl_sha256_ctx;
+bool sl_sha256_init(sl_sha256_ctx *c);
+void sl_sha256_update(sl_sha256_ctx *c, const void *p, size_t n);
+void sl_sha256_final(sl_sha256_ctx *c, uint8_t out[32]);
 void sl_ripemd160(const void *p, size_t n, uint8_t out[20]);
 void sl_keccak256(const void *p, size_t n, uint8_t out[32]);
 

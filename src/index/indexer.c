@@ -405,8 +405,11 @@ static void *fetch_main(void *arg)
 		if (!rg.n) {
 			int64_t ms = now_ns() / 1000000;
 			atomic_store(&f->caught_up, true);
-			atomic_store(&f->ever_caught_up, true);
-			atomic_store(&f->caught_up_ms, ms);
+			/* the store holds all the node has once the batches still queued are applied */
+			if (atomic_load(&f->applied) >= f->next) {
+				atomic_store(&f->ever_caught_up, true);
+				atomic_store(&f->caught_up_ms, ms);
+			}
 			if (atomic_load(&f->head) < f->next)
 				atomic_store(&f->head, f->next);
 			pthread_mutex_lock(&ix->lock);

@@ -53,6 +53,15 @@ static sl_conn *conn_open(sl_db *db, char err[256])
 	return c;
 }
 
+/* A query stopped before its last row keeps its snapshot (SQLite: an open read transaction,
+ * which would pin this connection to the store as it was, and the WAL with it): end them all. */
+static void end_queries(sl_conn *c)
+{
+	for (size_t i = 0; i < SL_SQL_CACHE; i++)
+		if (c->cache[i].q)
+			c->db->be->reset(c->cache[i].s);
+}
+
 static void conn_close(sl_conn *c)
 {
 	if (!c)
@@ -109,6 +118,7 @@ sl_db *sl_db_open(const sl_db_config *cfg, char err[256])
 		sl_db_close(db);
 		return NULL;
 	}
+	end_queries(c); /* the schema check's read */
 	db->idle[db->nidle++] = c;
 	return db;
 }
@@ -171,11 +181,7 @@ void sl_db_release(sl_db *db, sl_conn *c)
 		return;
 	if (c->in_txn)
 		sl_conn_rollback(c); /* a borrower that did not finish: never leak a transaction */
-	/* A query stopped before its last row keeps its snapshot (SQLite: an open read transaction,
-	 * which would pin this connection to the store as it was, and the WAL with it): end them all. */
-	for (size_t i = 0; i < SL_SQL_CACHE; i++)
-		if (c->cache[i].q)
-			db->be->reset(c->cache[i].s);
+	end_queries(c);
 	pthread_mutex_lock(&db->lock);
 	if (c->broken || db->nidle >= db->cfg.pool_size) {
 		db->nopen--;
@@ -206,6 +212,15 @@ sl_err sl_conn_commit(sl_conn *c)
 	if (e)
 		c->db->be->rollback(c);
 	c->in_txn = false;
+	return e;
+}
+
+sl_err sl_conn_begin_read(sl_conn *c)
+{
+	if (c->in_txn)
+		return sl_conn_fail(c, SL_ERR_INTERNAL, "a transaction is already open");
+	sl_err e = c->db->be->begin_read(c);
+	c->in_txn = e == SL_OK;
 	return e;
 }
 
@@ -297,6 +312,8 @@ bool sl_stmt_next(sl_stmt *s, sl_err *err)
 }
 int64_t sl_stmt_changes(sl_stmt *s) { return s->conn->db->be->changes(s); }
 bool sl_col_null(sl_stmt *s, int i) { return s->conn->db->be->col_null(s, i); }
+sl_coltype sl_col_type(sl_stmt *s, int i) { return s->conn->db->be->col_type(s, i); }
+int sl_col_count(sl_stmt *s) { return s->conn->db->be->col_count(s); }
 int64_t sl_col_i64(sl_stmt *s, int i) { return s->conn->db->be->col_i64(s, i); }
 const uint8_t *sl_col_blob(sl_stmt *s, int i, size_t *n) { return s->conn->db->be->col_blob(s, i, n); }
 const char *sl_col_text(sl_stmt *s, int i, size_t *n) { return s->conn->db->be->col_text(s, i, n); }

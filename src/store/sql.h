@@ -86,6 +86,10 @@ void sl_db_release(sl_db *db, sl_conn *c);
 SL_MUST_USE sl_err sl_conn_begin(sl_conn *c);
 SL_MUST_USE sl_err sl_conn_commit(sl_conn *c);
 void sl_conn_rollback(sl_conn *c); /* also after a failed commit; never fails */
+/* A read transaction: every query until sl_conn_rollback sees the store as of one moment
+ * (SQLite: a deferred transaction, its WAL snapshot; PostgreSQL: REPEATABLE READ, READ ONLY).
+ * Nothing is pipelined in it; end it with sl_conn_rollback (there is nothing to commit). */
+SL_MUST_USE sl_err sl_conn_begin_read(sl_conn *c);
 /* The backend's message for the last failure of this connection ("" when none). */
 const char *sl_conn_error(const sl_conn *c);
 /* Set that message (printf style) and return e: for callers that fail mid-transaction for their own reasons. */
@@ -112,6 +116,13 @@ bool sl_stmt_next(sl_stmt *s, sl_err *err);
 int64_t sl_stmt_changes(sl_stmt *s);
 
 /* Columns are numbered from 0. A NULL reads as 0 / empty; sl_col_null tells them apart. */
+/* The type of a value of the current row: what was stored in SQLite (its storage class), the
+ * column's type in PostgreSQL (int2/4/8 and bool INT, bytea BLOB, text and varchar TEXT).
+ * SL_COL_OTHER: a type outside the portable dialect (a SQLite REAL, a PostgreSQL numeric, …). */
+typedef enum sl_coltype { SL_COL_NULL, SL_COL_INT, SL_COL_BLOB, SL_COL_TEXT, SL_COL_OTHER } sl_coltype;
+sl_coltype sl_col_type(sl_stmt *s, int i);
+/* How many columns the statement's rows have (after sl_stmt_query). */
+int sl_col_count(sl_stmt *s);
 bool sl_col_null(sl_stmt *s, int i);
 int64_t sl_col_i64(sl_stmt *s, int i);
 const uint8_t *sl_col_blob(sl_stmt *s, int i, size_t *n);

@@ -45,6 +45,7 @@ struct sl_backend {
 	sl_err (*begin)(sl_conn *c);
 	sl_err (*commit)(sl_conn *c);
 	void (*rollback)(sl_conn *c);
+	sl_err (*begin_read)(sl_conn *c);
 	/* Prepare q->text; NULL with c->error set. */
 	void *(*prepare)(sl_conn *c, const char *sql, int *nparams);
 	void (*finalize)(void *stmt_impl);
@@ -58,6 +59,8 @@ struct sl_backend {
 	bool (*next)(sl_stmt *s, sl_err *err);
 	int64_t (*changes)(sl_stmt *s);
 	bool (*col_null)(sl_stmt *s, int i);
+	sl_coltype (*col_type)(sl_stmt *s, int i);
+	int (*col_count)(sl_stmt *s);
 	int64_t (*col_i64)(sl_stmt *s, int i);
 	const uint8_t *(*col_blob)(sl_stmt *s, int i, size_t *n);
 	const char *(*col_text)(sl_stmt *s, int i, size_t *n);

@@ -187,6 +187,12 @@ static sl_err begin(sl_conn *c)
 	return SL_OK;
 }
 
+/* Not pipelined: queries of a read transaction wait for their answers anyway. */
+static sl_err begin_read(sl_conn *c)
+{
+	return exec_raw(c, "BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY");
+}
+
 static void leave_pipeline(pg_conn *pc)
 {
 	if (pc->pipeline)
@@ -440,6 +446,29 @@ static bool col_null(sl_stmt *s, int i)
 	return !ps->res || ps->row < 0 || i >= PQnfields(ps->res) || PQgetisnull(ps->res, ps->row, i);
 }
 
+static sl_coltype col_type(sl_stmt *s, int i)
+{
+	pg_stmt *ps = s->impl;
+	if (col_null(s, i))
+		return SL_COL_NULL;
+	switch (PQftype(ps->res, i)) {
+	case OID_INT8:
+	case OID_INT4:
+	case OID_INT2:
+	case OID_BOOL: return SL_COL_INT;
+	case OID_BYTEA: return SL_COL_BLOB;
+	case OID_TEXT:
+	case OID_VARCHAR: return SL_COL_TEXT;
+	default: return SL_COL_OTHER;
+	}
+}
+
+static int col_count(sl_stmt *s)
+{
+	pg_stmt *ps = s->impl;
+	return ps->res ? PQnfields(ps->res) : 0;
+}
+
 static int64_t col_i64(sl_stmt *s, int i)
 {
 	pg_stmt *ps = s->impl;
@@ -480,6 +509,7 @@ const sl_backend sl_backend_pg = {
 	.begin = begin,
 	.commit = commit,
 	.rollback = rollback,
+	.begin_read = begin_read,
 	.prepare = prepare,
 	.finalize = finalize,
 	.reset = reset,
@@ -492,6 +522,8 @@ const sl_backend sl_backend_pg = {
 	.next = next,
 	.changes = changes,
 	.col_null = col_null,
+	.col_type = col_type,
+	.col_count = col_count,
 	.col_i64 = col_i64,
 	.col_blob = col_blob,
 	.col_text = col_text,

@@ -115,6 +115,8 @@ static void rollback(sl_conn *c)
 	if (!sqlite3_get_autocommit(DB(c)))
 		sqlite3_exec(DB(c), "ROLLBACK", NULL, NULL, NULL);
 }
+/* Deferred: the snapshot is taken by the first read and held until the end. */
+static sl_err begin_read(sl_conn *c) { return exec_raw(c, "BEGIN DEFERRED"); }
 
 typedef struct lite_stmt {
 	sqlite3_stmt *st;
@@ -204,6 +206,17 @@ static bool next(sl_stmt *s, sl_err *err)
 
 static int64_t changes(sl_stmt *s) { return ((lite_stmt *)s->impl)->changes; }
 static bool col_null(sl_stmt *s, int i) { return sqlite3_column_type(ST(s), i) == SQLITE_NULL; }
+static sl_coltype col_type(sl_stmt *s, int i)
+{
+	switch (sqlite3_column_type(ST(s), i)) {
+	case SQLITE_NULL: return SL_COL_NULL;
+	case SQLITE_INTEGER: return SL_COL_INT;
+	case SQLITE_BLOB: return SL_COL_BLOB;
+	case SQLITE_TEXT: return SL_COL_TEXT;
+	default: return SL_COL_OTHER;
+	}
+}
+static int col_count(sl_stmt *s) { return sqlite3_column_count(ST(s)); }
 static int64_t col_i64(sl_stmt *s, int i) { return sqlite3_column_int64(ST(s), i); }
 static const uint8_t *col_blob(sl_stmt *s, int i, size_t *n)
 {
@@ -226,6 +239,7 @@ const sl_backend sl_backend_sqlite = {
 	.begin = begin,
 	.commit = commit,
 	.rollback = rollback,
+	.begin_read = begin_read,
 	.prepare = prepare,
 	.finalize = finalize,
 	.reset = reset,
@@ -238,6 +252,8 @@ const sl_backend sl_backend_sqlite = {
 	.next = next,
 	.changes = changes,
 	.col_null = col_null,
+	.col_type = col_type,
+	.col_count = col_count,
 	.col_i64 = col_i64,
 	.col_blob = col_blob,
 	.col_text = col_text,

@@ -51,6 +51,7 @@ static const sl_sql q_insert = {
 static const sl_sql q_select = { "SELECT k, b, s, a FROM t WHERE a >= ? ORDER BY a" };
 static const sl_sql q_count = { "SELECT COUNT(*) FROM t" };
 static const sl_sql q_dup = { "INSERT INTO t (k) VALUES (?)" };
+static const sl_sql q_row = { "SELECT k, b, s, a FROM t WHERE k = ?" };
 
 static int64_t count(sl_conn *c)
 {
@@ -117,6 +118,22 @@ static void check_backend(const char *url, const char *name)
 	assert_int_equal(rows, 4); /* 256, 2^63, 7.2e17, 2^64-1 */
 	assert_int_equal(prev, UINT64_MAX);
 
+	/* the type of each value, and the number of columns */
+	for (int k = -3; k <= -1; k++) {
+		s = sl_stmt_get(c, &q_row);
+		sl_bind_i64(s, 0, k);
+		assert_int_equal(sl_stmt_query(s), SL_OK);
+		assert_int_equal(sl_col_count(s), 4);
+		assert_true(sl_stmt_next(s, &e));
+		assert_int_equal(sl_col_type(s, 0), SL_COL_INT);
+		assert_int_equal(sl_col_type(s, 1), SL_COL_BLOB);
+		assert_int_equal(sl_col_type(s, 2),
+				 k == -1 ? SL_COL_NULL : SL_COL_TEXT); /* row 2 has no text */
+		assert_int_equal(sl_col_type(s, 3), SL_COL_BLOB);
+		assert_false(sl_stmt_next(s, &e));
+		assert_int_equal(e, SL_OK);
+	}
+
 	/* a failing statement in a pipelined transaction: reported by commit at the latest, all rolled back */
 	assert_int_equal(sl_conn_begin(c), SL_OK);
 	s = sl_stmt_get(c, &q_insert);
@@ -157,11 +174,22 @@ static void check_backend(const char *url, const char *name)
 	sl_conn *rc = sl_db_acquire(r, 1000, err);
 	assert_non_null(rc);
 	assert_int_equal(count(rc), (int64_t)SL_ARRAY_LEN(amounts) + 1);
+	/* a read transaction sees one moment: not a row committed after its first read */
+	assert_int_equal(sl_conn_begin_read(rc), SL_OK);
+	assert_int_equal(count(rc), (int64_t)SL_ARRAY_LEN(amounts) + 1);
+	s = sl_stmt_get(c, &q_dup);
+	sl_bind_i64(s, 0, 500);
+	assert_int_equal(sl_stmt_exec(s), SL_OK);
+	assert_int_equal(count(c), (int64_t)SL_ARRAY_LEN(amounts) + 2);
+	assert_int_equal(count(rc), (int64_t)SL_ARRAY_LEN(amounts) + 1);
+	sl_conn_rollback(rc);
+	assert_int_equal(count(rc), (int64_t)SL_ARRAY_LEN(amounts) + 2);
 	s = sl_stmt_get(rc, &q_dup);
 	if (s) {
 		sl_bind_i64(s, 0, 1000);
 		assert_int_not_equal(sl_stmt_exec(s), SL_OK);
 	}
+	assert_int_equal(count(rc), (int64_t)SL_ARRAY_LEN(amounts) + 2);
 	sl_db_release(r, rc);
 	sl_db_close(r);
 	sl_db_release(w, c);
