@@ -15,7 +15,8 @@
  *
  * One writer per store: a writer's connection holds a session advisory lock
  * for as long as it lives, so a second indexer on the same database is
- * refused at start instead of interleaving its writes.
+ * refused at start (after waiting WRITER_LOCK_WAIT_S for a writer that just
+ * died to be noticed gone) instead of interleaving its writes.
  */
 #include "store/sql_backend.h"
 
@@ -23,6 +24,7 @@
 
 #define PIPELINE_DRAIN 512
 #define WRITER_LOCK_KEY 0x736e6f776c696e65ll /* "snowline" */
+#define WRITER_LOCK_WAIT_S 3
 /* type OIDs (pg_type.dat) of the result columns we read */
 #define OID_BOOL 16
 #define OID_BYTEA 17
@@ -92,13 +94,19 @@ static void *connect(const sl_db_config *cfg, const char *url, char err[256])
 	bool ok = PQresultStatus(r) == PGRES_COMMAND_OK;
 	PQclear(r);
 	if (ok && cfg->mode == SL_DB_WRITE) {
-		char q[96];
-		snprintf(q, sizeof q, "SELECT pg_try_advisory_lock(%lld)", WRITER_LOCK_KEY);
+		/* Wait a little for the lock: a writer killed a moment ago holds it until the server
+		 * notices its connection is gone. A live one keeps it, and this one is refused. */
+		char q[160];
+		snprintf(q, sizeof q,
+			 "SET lock_timeout = '%ds'; SELECT pg_advisory_lock(%lld); SET lock_timeout = 0",
+			 WRITER_LOCK_WAIT_S, WRITER_LOCK_KEY);
 		r = PQexec(pg, q);
-		ok = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1 && *PQgetvalue(r, 0, 0) == 't';
+		ok = PQresultStatus(r) == PGRES_COMMAND_OK;
 		PQclear(r);
 		if (!ok) {
-			snprintf(err, 256, "another snowline indexer is writing to this store");
+			snprintf(err, 256,
+				 "another snowline indexer is writing to this store (waited %d s for it)",
+				 WRITER_LOCK_WAIT_S);
 			PQfinish(pg);
 			return NULL;
 		}

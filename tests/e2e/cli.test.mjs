@@ -14,7 +14,7 @@ const commands = [...top.stdout.matchAll(/^ {2}([a-z]+) {2,}\S/gm)].map((m) => m
 
 test('snowline --help lists the subcommands; no command or an unknown one is exit 2', () => {
   assert.equal(top.status, 0);
-  assert.deepEqual([...commands].sort(), ['api', 'decode', 'devnet', 'index', 'node', 'up']);
+  assert.deepEqual([...commands].sort(), ['api', 'decode', 'devnet', 'dump', 'index', 'node', 'up']);
   for (const args of [[], ['bogus']]) {
     const r = run(args);
     assert.equal(r.status, 2, args.join(' '));
@@ -33,11 +33,13 @@ for (const cmd of commands) {
     assert.equal(unknown.status, 2, unknown.stderr);
     assert.match(unknown.stderr, new RegExp(`^snowline ${cmd}: .*'--no-such-option'`));
 
-    // the first numeric option of its help, given a word
+    // the first numeric option of its help given a word, else the first bool option given "maybe"
     const num = /--([a-z][a-z-]*)[ =]N\b/.exec(help.stdout);
-    assert.ok(num, `${cmd}: a numeric option in its help`);
-    const bad = run([cmd, `--${num[1]}`, 'lots', ...(cmd === 'decode' ? ['0x00'] : [])]);
+    const flag = num ? null : /--((?!help)[a-z][a-z-]*)\[=bool\]/.exec(help.stdout);
+    assert.ok(num || flag, `${cmd}: a numeric or bool option in its help`);
+    const [name, value] = num ? [num[1], 'lots'] : [flag[1], 'maybe'];
+    const bad = run([cmd, `--${name}=${value}`, ...(cmd === 'decode' ? ['0x00'] : [])]);
     assert.equal(bad.status, 2, bad.stderr);
-    assert.match(bad.stderr, new RegExp(`^snowline ${cmd}: .*--${num[1]}.*'lots'`));
+    assert.match(bad.stderr, new RegExp(`^snowline ${cmd}: .*--${name}.*'${value}'`));
   });
 }
