@@ -26,6 +26,57 @@ static void write_hash(api_req *r, int chain, const uint8_t *p, size_t n)
 		sl_jw_str(&r->w, "");
 }
 
+static void block(api_req *r, sl_stmt *s)
+{
+	sl_jw *w = &r->w;
+	size_t len;
+	const uint8_t *p;
+	sl_jw_obj(w);
+	sl_jw_key(w, "blockNumber");
+	sl_jw_u64s(w, (uint64_t)sl_col_i64(s, 0));
+	sl_jw_key(w, "blockHash");
+	p = sl_col_blob(s, 1, &len);
+	write_hash(r, r->chain, p, len);
+	sl_jw_key(w, "parentHash");
+	p = sl_col_blob(s, 2, &len);
+	write_hash(r, r->chain, p, len);
+	sl_jw_key(w, "blockTimestamp");
+	sl_jw_i64(w, sl_col_i64(s, 3));
+	sl_jw_key(w, "blockType");
+	uint32_t type = (uint32_t)sl_col_i64(s, 4);
+	const char *tn = r->chain == API_P   ? sl_pchain_type_name(type)
+			 : r->chain == API_X ? "StandardBlock"
+					     : "evm";
+	sl_jw_str(w, tn ? tn : "UNKNOWN");
+	sl_jw_key(w, "txCount");
+	sl_jw_i64(w, sl_col_i64(s, 6));
+	sl_jw_key(w, "transactions");
+	sl_jw_arr(w);
+	p = sl_col_blob(s, 7, &len);
+	for (size_t i = 0; p && i + 32 <= len; i += 32)
+		write_hash(r, r->chain, p + i, 32);
+	sl_jw_arr_end(w);
+	sl_jw_key(w, "blockSizeBytes");
+	sl_jw_i64(w, sl_col_i64(s, 5));
+	sl_jw_key(w, "proposerDetails");
+	sl_jw_obj(w);
+	sl_jw_key(w, "proposerId");
+	api_write_id_col(r, s, 8);
+	sl_jw_key(w, "proposerParentId");
+	api_write_id_col(r, s, 9);
+	sl_jw_key(w, "proposerNodeId");
+	sl_jw_value(w);
+	sl_buf_add(w->out, "\"NodeID-", 8);
+	sl_cb58_write(w->out, api_arg(r, "nodeId")->node, 20);
+	sl_buf_addc(w->out, '"');
+	sl_jw_key(w, "proposerPChainHeight");
+	sl_jw_i64(w, sl_col_i64(s, 10));
+	sl_jw_key(w, "proposerTimestamp");
+	sl_jw_i64(w, sl_col_i64(s, 11));
+	sl_jw_obj_end(w);
+	sl_jw_obj_end(w);
+}
+
 int api_list_blocks_by_node(api_req *r)
 {
 	const api_val *node = api_arg(r, "nodeId"), *start = api_arg(r, "startTimestamp"),
@@ -34,102 +85,17 @@ int api_list_blocks_by_node(api_req *r)
 	if (start->set && end->set && start->i > end->i)
 		return api_fail(r, 400, "startTimestamp (%lld) is after endTimestamp (%lld)",
 				(long long)start->i, (long long)end->i);
-	uint8_t cur[API_CURSOR_MAX];
-	size_t n;
-	if (!api_page_cursor(r, cur, &n))
+	int64_t before;
+	if (!api_page_cursor_i64(r, INT64_MAX, &before))
 		return -1;
-	if (n && n != 8)
-		return api_fail(r, 400, "pageToken is not a token of this list");
 	sl_stmt *s = sl_stmt_get(r->db, &q_blocks);
 	if (!s)
 		return api_fail_store(r, SL_ERR_STORE);
 	sl_bind_i64(s, 0, r->chain);
 	sl_bind_blob(s, 1, node->node, 20);
-	sl_bind_i64(s, 2, n ? (int64_t)sl_be64(cur) : INT64_MAX);
+	sl_bind_i64(s, 2, before);
 	sl_bind_i64(s, 3, start->set ? start->i : 0);
 	sl_bind_i64(s, 4, end->set ? end->i : INT64_MAX);
 	sl_bind_i64(s, 5, (int64_t)page + 1);
-	sl_err e = sl_stmt_query(s);
-	if (e)
-		return api_fail_store(r, e);
-	sl_jw *w = &r->w;
-	sl_jw_obj(w);
-	sl_jw_key(w, "blocks");
-	sl_jw_arr(w);
-	size_t shown = 0;
-	int64_t last = 0;
-	bool more = false;
-	while (sl_stmt_next(s, &e)) {
-		if (shown == page) {
-			more = true;
-			break;
-		}
-		size_t len;
-		const uint8_t *p;
-		last = sl_col_i64(s, 0);
-		sl_jw_obj(w);
-		sl_jw_key(w, "blockNumber");
-		sl_jw_u64s(w, (uint64_t)last);
-		sl_jw_key(w, "blockHash");
-		p = sl_col_blob(s, 1, &len);
-		write_hash(r, r->chain, p, len);
-		sl_jw_key(w, "parentHash");
-		p = sl_col_blob(s, 2, &len);
-		write_hash(r, r->chain, p, len);
-		sl_jw_key(w, "blockTimestamp");
-		sl_jw_i64(w, sl_col_i64(s, 3));
-		sl_jw_key(w, "blockType");
-		uint32_t type = (uint32_t)sl_col_i64(s, 4);
-		const char *tn = r->chain == API_P   ? sl_pchain_type_name(type)
-				 : r->chain == API_X ? "StandardBlock"
-						     : "evm";
-		sl_jw_str(w, tn ? tn : "UNKNOWN");
-		sl_jw_key(w, "txCount");
-		sl_jw_i64(w, sl_col_i64(s, 6));
-		sl_jw_key(w, "transactions");
-		sl_jw_arr(w);
-		p = sl_col_blob(s, 7, &len);
-		for (size_t i = 0; p && i + 32 <= len; i += 32)
-			write_hash(r, r->chain, p + i, 32);
-		sl_jw_arr_end(w);
-		sl_jw_key(w, "blockSizeBytes");
-		sl_jw_i64(w, sl_col_i64(s, 5));
-		sl_jw_key(w, "proposerDetails");
-		sl_jw_obj(w);
-		sl_jw_key(w, "proposerId");
-		p = sl_col_blob(s, 8, &len);
-		if (len == 32)
-			api_write_id(r, p);
-		else
-			sl_jw_str(w, "");
-		sl_jw_key(w, "proposerParentId");
-		p = sl_col_blob(s, 9, &len);
-		if (len == 32)
-			api_write_id(r, p);
-		else
-			sl_jw_str(w, "");
-		sl_jw_key(w, "proposerNodeId");
-		sl_jw_value(w);
-		sl_buf_add(w->out, "\"NodeID-", 8);
-		sl_cb58_write(w->out, node->node, 20);
-		sl_buf_addc(w->out, '"');
-		sl_jw_key(w, "proposerPChainHeight");
-		sl_jw_i64(w, sl_col_i64(s, 10));
-		sl_jw_key(w, "proposerTimestamp");
-		sl_jw_i64(w, sl_col_i64(s, 11));
-		sl_jw_obj_end(w);
-		sl_jw_obj_end(w);
-		shown++;
-	}
-	if (e)
-		return api_fail_store(r, e);
-	sl_jw_arr_end(w);
-	if (more) {
-		uint8_t c[8];
-		sl_put_be64(c, (uint64_t)last);
-		api_page_next(r, c, sizeof c);
-	}
-	api_chain_info(r);
-	sl_jw_obj_end(w);
-	return 0;
+	return api_list_page_i64(r, s, "blocks", page, block);
 }

@@ -196,6 +196,16 @@ bool api_parse_address(const api_net *net, const char *s, size_t n, bool evm_ok,
 bool api_page_cursor(api_req *r, uint8_t cursor[API_CURSOR_MAX], size_t *len);
 /* Write "nextPageToken": "<token for this list and cursor>" into the open object. */
 void api_page_next(api_req *r, const uint8_t *cursor, size_t len);
+/* A cursor that is one integer key: *after = it, or `none` without a token. False after api_fail. */
+bool api_page_cursor_i64(api_req *r, int64_t none, int64_t *after);
+
+/*
+ * A page of a list keyed by one integer (column 0 of the query's rows, which the query orders by and
+ * asks one row more than `page` of): {"<key>": [rows written by `row`], "nextPageToken" when more
+ * follow, "chainInfo"}. The query is run here; 0, or -1 after api_fail.
+ */
+typedef void (*api_row_fn)(api_req *r, sl_stmt *s);
+int api_list_page_i64(api_req *r, sl_stmt *s, const char *key, size_t page, api_row_fn row);
 
 /* ---- render.c ---- */
 /* "chainInfo": {"chainName", "network"} into the open object. */
@@ -209,6 +219,8 @@ void api_asset_amount(api_req *r, const uint8_t asset[32], uint64_t amount, cons
 void api_write_address(api_req *r, const uint8_t addr[20]);
 /* An id in cb58 (a JSON string). */
 void api_write_id(api_req *r, const uint8_t id[32]);
+/* A 32-byte id from a column in cb58, or "" when the column holds none. */
+void api_write_id_col(api_req *r, sl_stmt *s, int col);
 /* Decimal string of a u64. */
 void api_write_u64s(api_req *r, uint64_t v);
 

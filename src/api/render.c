@@ -140,4 +140,14 @@ void api_write_address(api_req *r, const uint8_t addr[20])
 }
 
 void api_write_id(api_req *r, const uint8_t id[32]) { sl_jw_cb58(&r->w, id, 32); }
+
+void api_write_id_col(api_req *r, sl_stmt *s, int col)
+{
+	size_t len = 0;
+	const uint8_t *p = sl_col_blob(s, col, &len);
+	if (p && len == 32)
+		api_write_id(r, p);
+	else
+		sl_jw_str(&r->w, "");
+}
 void api_write_u64s(api_req *r, uint64_t v) { sl_jw_u64s(&r->w, v); }

@@ -89,3 +89,51 @@ void api_page_next(api_req *r, const uint8_t *cursor, size_t len)
 	sl_base64url_write(r->w.out, raw, HEAD_LEN + len + MAC_LEN);
 	sl_buf_addc(r->w.out, '"');
 }
+
+bool api_page_cursor_i64(api_req *r, int64_t none, int64_t *after)
+{
+	uint8_t cur[API_CURSOR_MAX];
+	size_t n;
+	if (!api_page_cursor(r, cur, &n))
+		return false;
+	if (n && n != 8) {
+		api_fail(r, 400, "pageToken is not a token of this list");
+		return false;
+	}
+	*after = n ? (int64_t)sl_be64(cur) : none;
+	return true;
+}
+
+int api_list_page_i64(api_req *r, sl_stmt *s, const char *key, size_t page, api_row_fn row)
+{
+	sl_err e = sl_stmt_query(s);
+	if (e)
+		return api_fail_store(r, e);
+	sl_jw *w = &r->w;
+	sl_jw_obj(w);
+	sl_jw_key(w, key);
+	sl_jw_arr(w);
+	size_t shown = 0;
+	int64_t last = 0;
+	bool more = false;
+	while (sl_stmt_next(s, &e)) {
+		if (shown == page) {
+			more = true;
+			break;
+		}
+		last = sl_col_i64(s, 0);
+		row(r, s);
+		shown++;
+	}
+	if (e)
+		return api_fail_store(r, e);
+	sl_jw_arr_end(w);
+	if (more) {
+		uint8_t c[8];
+		sl_put_be64(c, (uint64_t)last);
+		api_page_next(r, c, sizeof c);
+	}
+	api_chain_info(r);
+	sl_jw_obj_end(w);
+	return 0;
+}

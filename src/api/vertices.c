@@ -14,25 +14,44 @@ static const sl_sql q_height_desc = { "SELECT " VERTEX_COLS " FROM vertices WHER
 static const sl_sql q_height_asc = { "SELECT " VERTEX_COLS " FROM vertices WHERE height = ? AND ipos > ? "
 				     "ORDER BY ipos LIMIT ?" };
 
-static void write_ids(api_req *r, const char *key, const uint8_t *p, size_t n)
+static void write_ids(api_req *r, const char *key, sl_stmt *s, int col)
 {
+	size_t n = 0;
+	const uint8_t *p = sl_col_blob(s, col, &n);
 	sl_jw_key(&r->w, key);
 	sl_jw_arr(&r->w);
-	for (size_t i = 0; i + 32 <= n; i += 32)
+	for (size_t i = 0; p && i + 32 <= n; i += 32)
 		api_write_id(r, p + i);
 	sl_jw_arr_end(&r->w);
+}
+
+static void vertex(api_req *r, sl_stmt *s)
+{
+	sl_jw *w = &r->w;
+	sl_jw_obj(w);
+	sl_jw_key(w, "vertexHash");
+	api_write_id_col(r, s, 1);
+	write_ids(r, "parentHashes", s, 4);
+	sl_jw_key(w, "vertexHeight");
+	sl_jw_i64(w, sl_col_i64(s, 2));
+	sl_jw_key(w, "vertexIndex");
+	sl_jw_i64(w, sl_col_i64(s, 0));
+	sl_jw_key(w, "vertexTimestamp");
+	sl_jw_i64(w, sl_col_i64(s, 3));
+	sl_jw_key(w, "txCount");
+	sl_jw_i64(w, sl_col_i64(s, 5));
+	write_ids(r, "transactions", s, 6);
+	sl_jw_key(w, "vertexSizeBytes");
+	sl_jw_i64(w, sl_col_i64(s, 7));
+	sl_jw_obj_end(w);
 }
 
 static int list(api_req *r, const sl_sql *q, bool by_height, bool desc)
 {
 	size_t page = (size_t)api_arg(r, "pageSize")->i;
-	uint8_t cur[API_CURSOR_MAX];
-	size_t n;
-	if (!api_page_cursor(r, cur, &n))
+	int64_t after;
+	if (!api_page_cursor_i64(r, desc ? INT64_MAX : -1, &after))
 		return -1;
-	if (n && n != 8)
-		return api_fail(r, 400, "pageToken is not a token of this list");
-	int64_t after = n ? (int64_t)sl_be64(cur) : desc ? INT64_MAX : -1;
 	sl_stmt *s = sl_stmt_get(r->db, q);
 	if (!s)
 		return api_fail_store(r, SL_ERR_STORE);
@@ -41,59 +60,7 @@ static int list(api_req *r, const sl_sql *q, bool by_height, bool desc)
 		sl_bind_i64(s, i++, api_arg(r, "vertexHeight")->i);
 	sl_bind_i64(s, i++, after);
 	sl_bind_i64(s, i, (int64_t)page + 1);
-	sl_err e = sl_stmt_query(s);
-	if (e)
-		return api_fail_store(r, e);
-	sl_jw *w = &r->w;
-	sl_jw_obj(w);
-	sl_jw_key(w, "vertices");
-	sl_jw_arr(w);
-	size_t shown = 0;
-	int64_t last = 0;
-	bool more = false;
-	while (sl_stmt_next(s, &e)) {
-		if (shown == page) {
-			more = true;
-			break;
-		}
-		size_t len;
-		const uint8_t *p;
-		last = sl_col_i64(s, 0);
-		sl_jw_obj(w);
-		sl_jw_key(w, "vertexHash");
-		p = sl_col_blob(s, 1, &len);
-		if (len == 32)
-			api_write_id(r, p);
-		else
-			sl_jw_str(w, "");
-		p = sl_col_blob(s, 4, &len);
-		write_ids(r, "parentHashes", p, len);
-		sl_jw_key(w, "vertexHeight");
-		sl_jw_i64(w, sl_col_i64(s, 2));
-		sl_jw_key(w, "vertexIndex");
-		sl_jw_i64(w, last);
-		sl_jw_key(w, "vertexTimestamp");
-		sl_jw_i64(w, sl_col_i64(s, 3));
-		sl_jw_key(w, "txCount");
-		sl_jw_i64(w, sl_col_i64(s, 5));
-		p = sl_col_blob(s, 6, &len);
-		write_ids(r, "transactions", p, len);
-		sl_jw_key(w, "vertexSizeBytes");
-		sl_jw_i64(w, sl_col_i64(s, 7));
-		sl_jw_obj_end(w);
-		shown++;
-	}
-	if (e)
-		return api_fail_store(r, e);
-	sl_jw_arr_end(w);
-	if (more) {
-		uint8_t c[8];
-		sl_put_be64(c, (uint64_t)last);
-		api_page_next(r, c, sizeof c);
-	}
-	api_chain_info(r);
-	sl_jw_obj_end(w);
-	return 0;
+	return api_list_page_i64(r, s, "vertices", page, vertex);
 }
 
 int api_list_vertices(api_req *r) { return list(r, &q_latest, false, true); }
