@@ -80,22 +80,9 @@ static void write_bucket(api_req *r, const char *key, const bucket *b, bool shar
 	sl_jw_arr(&r->w);
 	for (size_t i = 0; i < b->n; i++) {
 		const entry *e = &b->v[i];
-		api_asset a;
-		api_asset_get(r, e->asset, &a);
 		sl_jw *w = &r->w;
 		sl_jw_obj(w);
-		sl_jw_key(w, "assetId");
-		api_write_id(r, e->asset);
-		sl_jw_key(w, "name");
-		sl_jw_str(w, a.name);
-		sl_jw_key(w, "symbol");
-		sl_jw_str(w, a.symbol);
-		sl_jw_key(w, "denomination");
-		sl_jw_u64(w, a.denomination);
-		sl_jw_key(w, "type");
-		sl_jw_str(w, a.nft ? "nft" : "secp256k1");
-		sl_jw_key(w, "amount");
-		sl_jw_u64s(w, e->amount);
+		api_asset_amount_fields(r, e->asset, e->amount);
 		sl_jw_key(w, "utxoCount");
 		sl_jw_u64(w, e->count);
 		if (shared) {

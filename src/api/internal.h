@@ -212,6 +212,9 @@ int api_list_page_i64(api_req *r, sl_stmt *s, const char *key, size_t page, api_
 void api_chain_info(api_req *r);
 /* The cb58 text of a chain's id. */
 const char *api_chain_id(const api_req *r, int chain);
+/* The fields of an AssetAmount (assetId, name, symbol, denomination, type, amount) into the open
+ * object, for shapes that extend it. */
+void api_asset_amount_fields(api_req *r, const uint8_t asset[32], uint64_t amount);
 /* An AssetAmount object for an asset and an amount (asset details from the store, cached). */
 void api_asset_amount(api_req *r, const uint8_t asset[32], uint64_t amount, const char *extra_key,
 		      int64_t extra);

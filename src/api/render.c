@@ -87,13 +87,11 @@ void api_asset_get(api_req *r, const uint8_t id[32], api_asset *out)
 	pthread_rwlock_unlock(&c->lock);
 }
 
-void api_asset_amount(api_req *r, const uint8_t asset[32], uint64_t amount, const char *extra_key,
-		      int64_t extra)
+void api_asset_amount_fields(api_req *r, const uint8_t asset[32], uint64_t amount)
 {
 	api_asset a;
 	api_asset_get(r, asset, &a);
 	sl_jw *w = &r->w;
-	sl_jw_obj(w);
 	sl_jw_key(w, "assetId");
 	sl_jw_cb58(w, asset, 32);
 	sl_jw_key(w, "name");
@@ -106,6 +104,14 @@ void api_asset_amount(api_req *r, const uint8_t asset[32], uint64_t amount, cons
 	sl_jw_str(w, a.nft ? "nft" : "secp256k1");
 	sl_jw_key(w, "amount");
 	sl_jw_u64s(w, amount);
+}
+
+void api_asset_amount(api_req *r, const uint8_t asset[32], uint64_t amount, const char *extra_key,
+		      int64_t extra)
+{
+	sl_jw *w = &r->w;
+	sl_jw_obj(w);
+	api_asset_amount_fields(r, asset, amount);
 	if (extra_key) {
 		sl_jw_key(w, extra_key);
 		sl_jw_i64(w, extra);
