@@ -304,6 +304,7 @@ int cmd_up(int argc, char **argv)
 	sl_indexer_config ic = { .node_url = node_url,
 				 .store_url = store,
 				 .progress = progress,
+				 .poll_ms = 100, /* a node of its own, or one it was pointed at: ask often */
 				 .metrics = metrics,
 				 .genesis_file = genesis[0] ? genesis : NULL };
 	/* the node may still be binding its port: try for a while (a node of --node may be starting too) */

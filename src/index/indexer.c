@@ -992,8 +992,12 @@ int sl_indexer_run(sl_indexer *ix, volatile sig_atomic_t *stop)
 				backoff = backoff * 2 > 5000 ? 5000 : backoff * 2;
 			}
 			if (!e) {
-				atomic_store(&ix->f[b->kind].applied, b->next);
+				fetcher *f = &ix->f[b->kind];
+				atomic_store(&f->applied, b->next);
 				atomic_fetch_add(&ix->txs_applied, b->txs_total);
+				/* holding all the node was known to have is being caught up, as of now */
+				if (b->next >= atomic_load(&f->head))
+					atomic_store(&f->caught_up_ms, now_ns() / 1000000);
 				SL_LOG(ix->log, SL_DEBUG, "%s: applied %llu..%llu (%zu txs)",
 				       sl_ikind_name(b->kind), (unsigned long long)b->first,
 				       (unsigned long long)b->next, (size_t)b->txs_total);
