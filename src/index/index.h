@@ -60,7 +60,8 @@ void sl_indexer_free(sl_indexer *ix);
 
 /* The node's network as the Data API names it ("fuji", "mainnet", "local", …). */
 const char *sl_indexer_network(const sl_indexer *ix);
-/* True once every index has caught up with the node at least once. */
+/* True once the store has held, for every index at once, all the node had (the fetchers found
+ * nothing new and their batches were applied). */
 bool sl_indexer_caught_up(const sl_indexer *ix);
 
 #endif

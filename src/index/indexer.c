@@ -845,9 +845,15 @@ const char *sl_indexer_network(const sl_indexer *ix) { return ix->network_name; 
 
 bool sl_indexer_caught_up(const sl_indexer *ix)
 {
-	for (int k = 0; k < SL_IDX__COUNT; k++)
-		if (!atomic_load(&ix->f[k].ever_caught_up) && !atomic_load(&ix->f[k].failed))
+	/* the fetcher found nothing new, and the store holds what it fetched before that (its
+	 * queue may still hold derived batches when the fetcher first finds nothing) */
+	for (int k = 0; k < SL_IDX__COUNT; k++) {
+		const fetcher *f = &ix->f[k];
+		if (atomic_load(&f->failed))
+			continue;
+		if (!atomic_load(&f->ever_caught_up) || atomic_load(&f->applied) < atomic_load(&f->head))
 			return false;
+	}
 	return true;
 }
 
