@@ -48,6 +48,7 @@ typedef struct sl_indexer_config {
 	uint64_t seed;			  /* SL_ORDER_RANDOM */
 	sl_metrics *metrics;		  /* the indexer's metrics go here (may be NULL) */
 	const char *genesis_file; /* the network's genesis UTXOs and validators (genesis.c), or NULL */
+	bool dry_run; /* fetch and derive every container, open no store, write nothing (a baseline) */
 } sl_indexer_config;
 
 typedef struct sl_indexer sl_indexer;

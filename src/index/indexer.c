@@ -823,6 +823,14 @@ sl_indexer *sl_indexer_new(const sl_indexer_config *cfg, char err[512])
 		snprintf(err, 512, "cannot learn the node's network: %s", e256);
 		goto fail;
 	}
+	if (cfg->dry_run) {
+		/* no store: every index starts at 0 and its batches are dropped once derived */
+		err[0] = 0;
+		SL_LOG(ix->log, SL_INFO,
+		       "dry run: fetching and deriving %s (%s, network %u), writing nothing", cfg->node_url,
+		       ix->network_name, ix->net.network_id);
+		return ix;
+	}
 	sl_db_config dc = { .url = cfg->store_url, .mode = SL_DB_WRITE };
 	if (!(ix->db = sl_db_open(&dc, e256)) || !(ix->conn = sl_db_acquire(ix->db, 10000, e256))) {
 		snprintf(err, 512, "store %s: %s", cfg->store_url, e256);
@@ -900,7 +908,7 @@ static ix_batch *pick(sl_indexer *ix, int *rr)
 /* The head and catch-up time of each index, for API servers' lag metrics: a small transaction. */
 static void write_status(sl_indexer *ix)
 {
-	if (sl_conn_begin(ix->conn))
+	if (!ix->conn || sl_conn_begin(ix->conn))
 		return;
 	sl_err e = SL_OK;
 	for (int k = 0; !e && k < SL_IDX__COUNT; k++) {
@@ -974,9 +982,9 @@ int sl_indexer_run(sl_indexer *ix, volatile sig_atomic_t *stop)
 		pthread_mutex_unlock(&ix->lock);
 		if (b) {
 			/* a failing write (store away, disk full) is retried: the batch is idempotent */
-			sl_err e;
+			sl_err e = SL_OK;
 			unsigned backoff = 100;
-			while ((e = ix_write(ix->conn, b)) && !stopping(ix)) {
+			while (!ix->cfg.dry_run && (e = ix_write(ix->conn, b)) && !stopping(ix)) {
 				SL_LOG(ix->log, SL_ERROR,
 				       "%s: cannot write batch %llu..%llu: %s (%s); retrying",
 				       sl_ikind_name(b->kind), (unsigned long long)b->first,
@@ -1003,7 +1011,7 @@ int sl_indexer_run(sl_indexer *ix, volatile sig_atomic_t *stop)
 			}
 			ix_batch_release(b);
 			free(b);
-			if (!ix->conn)
+			if (!ix->conn && !ix->cfg.dry_run)
 				break;
 		}
 		int64_t now = now_ns();
