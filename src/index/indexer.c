@@ -25,10 +25,12 @@
 #include "util/limits.h"
 #include "util/log.h"
 
-#define IX_QUEUE 3			    /* batches a fetcher may derive ahead */
-#define IX_MAX_RESPONSE (256u << 20)	    /* one range answer (hex of up to 1024 containers) */
-#define IX_MAX_BATCH_DATA (96u << 20)	    /* their decoded bytes */
-#define IX_HEAD_EVERY_NS (2 * 1000000000ll) /* how often a fetcher asks for the node's head */
+#define IX_QUEUE 3				/* batches a fetcher may derive ahead */
+#define IX_GROUP_MAX (IX_QUEUE * SL_IDX__COUNT) /* batches one transaction may apply */
+#define IX_GROUP_TXS 50000			/* no more batches join a transaction past this many txs */
+#define IX_MAX_RESPONSE (256u << 20)		/* one range answer (hex of up to 1024 containers) */
+#define IX_MAX_BATCH_DATA (96u << 20)		/* their decoded bytes */
+#define IX_HEAD_EVERY_NS (2 * 1000000000ll)	/* how often a fetcher asks for the node's head */
 #define IX_RPC_TIMEOUT_MS 60000
 
 typedef struct fetcher {
@@ -967,9 +969,14 @@ int sl_indexer_run(sl_indexer *ix, volatile sig_atomic_t *stop)
 	bool reported_caught_up = false;
 	uint64_t follow_txs = 0; /* txs applied at the last "following" line */
 	while (!stopping(ix)) {
+		/* the ready batches, up to IX_GROUP_TXS txs, in the order pick() gives them: one transaction */
+		ix_batch *group[IX_GROUP_MAX];
+		size_t ng = 0;
+		uint64_t gtxs = 0;
 		pthread_mutex_lock(&ix->lock);
-		ix_batch *b = pick(ix, &rr);
-		if (!b) {
+		while (ng < IX_GROUP_MAX && gtxs < IX_GROUP_TXS && (group[ng] = pick(ix, &rr)))
+			gtxs += group[ng++]->txs_total;
+		if (!ng) {
 			struct timespec until;
 			clock_gettime(CLOCK_REALTIME, &until);
 			until.tv_nsec += 50 * 1000000L;
@@ -980,15 +987,18 @@ int sl_indexer_run(sl_indexer *ix, volatile sig_atomic_t *stop)
 			pthread_cond_timedwait(&ix->changed, &ix->lock, &until);
 		}
 		pthread_mutex_unlock(&ix->lock);
-		if (b) {
-			/* a failing write (store away, disk full) is retried: the batch is idempotent */
+		if (ng) {
+			/* a failing write (store away, disk full) is retried: the batches are idempotent */
 			sl_err e = SL_OK;
 			unsigned backoff = 100;
-			while (!ix->cfg.dry_run && (e = ix_write(ix->conn, b)) && !stopping(ix)) {
+			while (!ix->cfg.dry_run && (e = ix_write_many(ix->conn, group, ng)) &&
+			       !stopping(ix)) {
 				SL_LOG(ix->log, SL_ERROR,
-				       "%s: cannot write batch %llu..%llu: %s (%s); retrying",
-				       sl_ikind_name(b->kind), (unsigned long long)b->first,
-				       (unsigned long long)b->next, sl_conn_error(ix->conn), sl_err_name(e));
+				       "%s: cannot write batch %llu..%llu%s: %s (%s); retrying",
+				       sl_ikind_name(group[0]->kind), (unsigned long long)group[0]->first,
+				       (unsigned long long)group[0]->next,
+				       ng > 1 ? " and the batches with it" : "", sl_conn_error(ix->conn),
+				       sl_err_name(e));
 				if (e == SL_ERR_UNAVAILABLE) {
 					/* the server went away: a fresh connection */
 					char e256[256];
@@ -1002,15 +1012,18 @@ int sl_indexer_run(sl_indexer *ix, volatile sig_atomic_t *stop)
 				sleep_ms(ix, backoff);
 				backoff = backoff * 2 > 5000 ? 5000 : backoff * 2;
 			}
-			if (!e) {
-				atomic_store(&ix->f[b->kind].applied, b->next);
-				atomic_fetch_add(&ix->txs_applied, b->txs_total);
-				SL_LOG(ix->log, SL_DEBUG, "%s: applied %llu..%llu (%zu txs)",
-				       sl_ikind_name(b->kind), (unsigned long long)b->first,
-				       (unsigned long long)b->next, (size_t)b->txs_total);
+			for (size_t i = 0; i < ng; i++) {
+				ix_batch *b = group[i];
+				if (!e) {
+					atomic_store(&ix->f[b->kind].applied, b->next);
+					atomic_fetch_add(&ix->txs_applied, b->txs_total);
+					SL_LOG(ix->log, SL_DEBUG, "%s: applied %llu..%llu (%zu txs)",
+					       sl_ikind_name(b->kind), (unsigned long long)b->first,
+					       (unsigned long long)b->next, (size_t)b->txs_total);
+				}
+				ix_batch_release(b);
+				free(b);
 			}
-			ix_batch_release(b);
-			free(b);
 			if (!ix->conn && !ix->cfg.dry_run)
 				break;
 		}
