@@ -195,10 +195,25 @@ sl_err sl_conn_begin(sl_conn *c)
 	return e;
 }
 
+/*
+ * A query stopped before its last row keeps its snapshot (SQLite: an open read transaction). On
+ * the writer, whose connection is never given back, one left open when a transaction ends (a
+ * lookup that read the one row it wanted) pinned the WAL: no checkpoint could pass that
+ * snapshot, and the WAL grew by every page written (31 GB a third of the way through a 3M-tx
+ * devnet). A transaction's end ends its queries.
+ */
+static void end_queries(sl_conn *c)
+{
+	for (size_t i = 0; i < SL_SQL_CACHE; i++)
+		if (c->cache[i].q)
+			c->db->be->reset(c->cache[i].s);
+}
+
 sl_err sl_conn_commit(sl_conn *c)
 {
 	if (!c->in_txn)
 		return sl_conn_fail(c, SL_ERR_INTERNAL, "no transaction is open");
+	end_queries(c);
 	sl_err e = c->db->be->commit(c);
 	if (e)
 		c->db->be->rollback(c);
@@ -210,6 +225,7 @@ void sl_conn_rollback(sl_conn *c)
 {
 	if (!c->in_txn)
 		return;
+	end_queries(c);
 	c->db->be->rollback(c);
 	c->in_txn = false;
 }
