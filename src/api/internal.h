@@ -167,6 +167,8 @@ struct api_req {
 	uint8_t list_id[16];
 	int status;
 	bool failed;
+	struct api_enc *enc;	  /* ids and addresses already encoded in this response (render.c) */
+	const struct api_asset *asset; /* the asset last looked up, for the next lookup (render.c) */
 };
 
 /* Fail: a status and an ErrorBody whose message is printf-formatted. Returns -1. */
@@ -214,6 +216,7 @@ void api_write_u64s(api_req *r, uint64_t v);
 
 typedef struct api_asset {
 	uint8_t id[32];
+	char cb58[64]; /* the id as written */
 	char name[128], symbol[16];
 	uint8_t denomination;
 	bool nft, variable_cap;
