@@ -8,6 +8,8 @@
 # Debian's postgresql-15 package creates (PostgreSQL refuses to run as root). The server listens on
 # 127.0.0.1 at a free port, keeps its socket in DIR, trusts local connections (a test server only)
 # and is tuned for throwaway data (fsync off). Idempotent: start on a running DIR prints its URL.
+# PG_TEST_OPTS: more server settings ("-c fsync=on ..."; they override the ones above).
+# PG_TEST_KEEP=1: start the cluster already in DIR (one a previous start made) instead of a new one.
 set -euo pipefail
 cmd=${1:?start|stop}; dir=${2:?directory}
 bin=$(ls -d /usr/lib/postgresql/15/bin 2>/dev/null || true)
@@ -20,12 +22,14 @@ start)
 	if [ -f "$dir/url" ] && as "$bin/pg_ctl" -D "$dir/data" status >/dev/null 2>&1; then
 		echo "export SNOWLINE_TEST_PG=$(cat "$dir/url")"; exit 0
 	fi
-	rm -rf "$dir/data"
-	as "$bin/initdb" -D "$dir/data" -U snowline -A trust -E UTF8 --no-locale >"$dir/initdb.log" 2>&1 ||
-		{ cat "$dir/initdb.log" >&2; exit 1; }
+	if [ "${PG_TEST_KEEP:-0}" != 1 ] || [ ! -f "$dir/data/PG_VERSION" ]; then
+		rm -rf "$dir/data"
+		as "$bin/initdb" -D "$dir/data" -U snowline -A trust -E UTF8 --no-locale >"$dir/initdb.log" 2>&1 ||
+			{ cat "$dir/initdb.log" >&2; exit 1; }
+	fi
 	port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1]); s.close()')
 	as "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 start \
-		-o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200 -c shared_buffers=256MB" \
+		-o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=200 -c shared_buffers=256MB ${PG_TEST_OPTS:-}" \
 		>/dev/null || { cat "$dir/server.log" >&2; exit 1; }
 	url="postgres://snowline@127.0.0.1:$port/postgres"
 	echo "$url" >"$dir/url"

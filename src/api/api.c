@@ -558,7 +558,8 @@ sl_api *sl_api_new(const sl_api_config *cfg, char err[512])
 		goto fail;
 	if (cfg->keys_file && !(a->keys = api_keys_load(cfg->keys_file, err)))
 		goto fail;
-	if (!(a->limits = api_ratelimit_new()) || !(a->assets = api_assets_new())) {
+	if (!(a->limits = api_ratelimit_new()) || !(a->assets = api_assets_new()) ||
+	    !(a->pubkeys = api_pubkeys_new())) {
 		snprintf(err, 512, "out of memory");
 		goto fail;
 	}
@@ -617,6 +618,7 @@ void sl_api_free(sl_api *a)
 	api_keys_free(a->keys);
 	api_ratelimit_free(a->limits);
 	api_assets_free(a->assets);
+	api_pubkeys_free(a->pubkeys);
 	sl_db_close(a->db);
 	if (a->own_metrics)
 		sl_metrics_free(a->metrics);

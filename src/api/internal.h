@@ -135,6 +135,7 @@ typedef struct api_net {
 struct sl_api_keys;
 struct sl_ratelimit;
 struct api_assets;
+struct api_pubkeys;
 
 struct sl_api {
 	sl_api_config cfg;
@@ -145,6 +146,7 @@ struct sl_api {
 	struct sl_api_keys *keys;
 	struct sl_ratelimit *limits;
 	struct api_assets *assets;
+	struct api_pubkeys *pubkeys; /* recovered public keys (pubkeys.c) */
 	sl_metrics *metrics;
 	bool own_metrics;
 	sl_metric_family *m_requests, *m_latency;
@@ -167,6 +169,8 @@ struct api_req {
 	uint8_t list_id[16];
 	int status;
 	bool failed;
+	struct api_enc *enc;	       /* ids and addresses already encoded in this response (render.c) */
+	const struct api_asset *asset; /* the asset last looked up, for the next lookup (render.c) */
 };
 
 /* Fail: a status and an ErrorBody whose message is printf-formatted. Returns -1. */
@@ -229,6 +233,7 @@ void api_write_u64s(api_req *r, uint64_t v);
 
 typedef struct api_asset {
 	uint8_t id[32];
+	char cb58[64]; /* the id as written */
 	char name[128], symbol[16];
 	uint8_t denomination;
 	bool nft, variable_cap;
@@ -239,6 +244,12 @@ typedef struct api_asset {
 void api_asset_get(api_req *r, const uint8_t id[32], api_asset *out);
 struct api_assets *api_assets_new(void);
 void api_assets_free(struct api_assets *a);
+
+/* ---- pubkeys.c ---- */
+/* The compressed public key sig recovers to over hash (cached: a fact of those bytes); false when none. */
+SL_MUST_USE bool api_pubkey(api_req *r, const uint8_t hash[32], const uint8_t sig[65], uint8_t pub[33]);
+struct api_pubkeys *api_pubkeys_new(void);
+void api_pubkeys_free(struct api_pubkeys *c);
 
 /* ---- utxos.c: a UTXO as every endpoint shows it ---- */
 typedef struct api_utxo {

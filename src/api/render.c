@@ -33,10 +33,41 @@ void api_assets_free(struct api_assets *a)
 	free(a);
 }
 
+/* A string that needs no escaping (cb58, bech32): quoted as it is. */
+static void raw_str(sl_jw *w, const char *s, size_t n)
+{
+	sl_jw_value(w);
+	sl_buf *b = w->out;
+	if (!sl_buf_reserve(b, n + 2))
+		return;
+	b->p[b->len] = '"';
+	memcpy(b->p + b->len + 1, s, n);
+	b->p[b->len + 1 + n] = '"';
+	b->len += n + 2;
+	b->p[b->len] = 0;
+}
+
+/* The request's copy of the asset last found (known ones only: an unknown one is looked up again). */
+static void remember(api_req *r, const api_asset *a)
+{
+	if (!a->known)
+		return;
+	api_asset *m = (api_asset *)r->asset;
+	if (!m && !(m = sl_arena_alloc(r->arena, sizeof *m)))
+		return;
+	*m = *a;
+	r->asset = m;
+}
+
 static const sl_sql q_asset = { "SELECT name, symbol, denomination, type, cap, ts FROM assets WHERE id = ?" };
 
 void api_asset_get(api_req *r, const uint8_t id[32], api_asset *out)
 {
+	/* a page's UTXOs are mostly of one asset: the last one found serves again without the lock */
+	if (r->asset && !memcmp(r->asset->id, id, 32)) {
+		*out = *r->asset;
+		return;
+	}
 	struct api_assets *c = r->api->assets;
 	size_t h = sl_be32(id) % ASSET_CACHE;
 	pthread_rwlock_rdlock(&c->lock);
@@ -47,12 +78,14 @@ void api_asset_get(api_req *r, const uint8_t id[32], api_asset *out)
 		if (!memcmp(s->id, id, 32)) {
 			*out = *s;
 			pthread_rwlock_unlock(&c->lock);
+			remember(r, out);
 			return;
 		}
 	}
 	pthread_rwlock_unlock(&c->lock);
 	*out = (api_asset){ .denomination = 0 };
 	memcpy(out->id, id, 32);
+	sl_cb58_id(out->cb58, id);
 	snprintf(out->name, sizeof out->name, "Unknown");
 	snprintf(out->symbol, sizeof out->symbol, "UNKNOWN");
 	sl_stmt *s = sl_stmt_get(r->db, &q_asset);
@@ -85,6 +118,7 @@ void api_asset_get(api_req *r, const uint8_t id[32], api_asset *out)
 			}
 		}
 	pthread_rwlock_unlock(&c->lock);
+	remember(r, out);
 }
 
 void api_asset_amount_fields(api_req *r, const uint8_t asset[32], uint64_t amount)
@@ -93,7 +127,7 @@ void api_asset_amount_fields(api_req *r, const uint8_t asset[32], uint64_t amoun
 	api_asset_get(r, asset, &a);
 	sl_jw *w = &r->w;
 	sl_jw_key(w, "assetId");
-	sl_jw_cb58(w, asset, 32);
+	raw_str(w, a.cb58, strlen(a.cb58));
 	sl_jw_key(w, "name");
 	sl_jw_str(w, a.name);
 	sl_jw_key(w, "symbol");
@@ -137,15 +171,47 @@ const char *api_chain_id(const api_req *r, int chain)
 	return chain >= 0 && chain < 3 ? r->api->net.chain_str[chain] : "";
 }
 
-void api_write_address(api_req *r, const uint8_t addr[20])
+/*
+ * Ids (cb58) and addresses (bech32) already written in this response: a tx's id comes back as
+ * the creating or consuming tx of each of its UTXOs, the listed address in most of them. A small
+ * table per request, direct-mapped on the bytes' first word; encoding costs ~0.3 us each.
+ */
+#define ENC_SLOTS 256
+struct api_enc {
+	uint8_t key[32];
+	uint8_t klen, slen;
+	char s[54];
+};
+
+static void write_encoded(api_req *r, const uint8_t *key, size_t klen)
 {
-	sl_jw_value(&r->w);
-	sl_buf_addc(r->w.out, '"');
-	sl_bech32_write(r->w.out, r->api->net.hrp, addr, 20);
-	sl_buf_addc(r->w.out, '"');
+	if (!r->enc)
+		r->enc = sl_arena_zalloc(r->arena, ENC_SLOTS * sizeof *r->enc);
+	struct api_enc *e = r->enc ? &r->enc[(sl_be32(key) ^ (uint32_t)klen) % ENC_SLOTS] : NULL;
+	if (e && e->klen == klen && !memcmp(e->key, key, klen)) {
+		raw_str(&r->w, e->s, e->slen);
+		return;
+	}
+	char mem[64];
+	sl_buf b = { .p = (uint8_t *)mem, .cap = sizeof mem, .max = sizeof mem - 1 };
+	if (klen == 20)
+		sl_bech32_write(&b, r->api->net.hrp, key, 20);
+	else
+		sl_cb58_write(&b, key, klen);
+	if (b.err || b.len > sizeof e->s)
+		return; /* cannot happen: a 20-byte address and a 32-byte id fit */
+	raw_str(&r->w, mem, b.len);
+	if (e) {
+		memcpy(e->key, key, klen);
+		e->klen = (uint8_t)klen;
+		e->slen = (uint8_t)b.len;
+		memcpy(e->s, mem, b.len);
+	}
 }
 
-void api_write_id(api_req *r, const uint8_t id[32]) { sl_jw_cb58(&r->w, id, 32); }
+void api_write_address(api_req *r, const uint8_t addr[20]) { write_encoded(r, addr, 20); }
+
+void api_write_id(api_req *r, const uint8_t id[32]) { write_encoded(r, id, 32); }
 
 void api_write_id_col(api_req *r, sl_stmt *s, int col)
 {

@@ -209,7 +209,7 @@ static void write_credentials(api_req *r, void *ctx)
 		uint8_t pub[33];
 		sl_jw_obj(&r->w);
 		write_hex_str(r, "signature", sig, 65);
-		if (sl_secp_recover_pubkey(c->sighash, sig, pub))
+		if (api_pubkey(r, c->sighash, sig, pub))
 			write_hex_str(r, "publicKey", pub, 33);
 		sl_jw_obj_end(&r->w);
 	}

@@ -17,7 +17,7 @@
 typedef struct index_opts {
 	const char *node, *store, *data_dir, *progress, *order, *log_level, *config_file, *genesis;
 	uint64_t range, poll_ms;
-	bool help;
+	bool help, dry_run;
 } index_opts;
 
 #define O(f) offsetof(index_opts, f)
@@ -40,6 +40,8 @@ static const sl_opt opts[] = {
 	  "how the five indexes' batches interleave: round-robin, random:SEED, or sequential:K1,K2,… "
 	  "(each index until caught up, e.g. sequential:C/block,X/block,X/tx,X/vtx,P/block)" },
 	{ "log-level", SL_OPT_STR, O(log_level), "info", 0, "verbo debug trace info warn error fatal off" },
+	{ "dry-run", SL_OPT_BOOL, O(dry_run), NULL, 0,
+	  "fetch and derive every container, but open no store and write nothing (a benchmark's baseline)" },
 	{ "help", SL_OPT_BOOL, O(help), NULL, 0, "show this help" },
 };
 
@@ -114,7 +116,8 @@ int cmd_index(int argc, char **argv)
 	sl_indexer_config ic = { .node_url = o.node,
 				 .range = (unsigned)o.range,
 				 .poll_ms = (unsigned)o.poll_ms,
-				 .genesis_file = o.genesis };
+				 .genesis_file = o.genesis,
+				 .dry_run = o.dry_run };
 	if (!o.range) {
 		fprintf(stderr, "snowline index: --range must be from 1 to 1024, not 0\n");
 		goto out;

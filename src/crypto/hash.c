@@ -1,5 +1,12 @@
 #include "crypto/hash.h"
 
+/*
+ * sha256 through OpenSSL's low-level SHA256_* calls, deprecated in 3.0 but present in every 3.x:
+ * the one-shot SHA256() fetches the algorithm by name on each call and costs about 5 times as much
+ * for the short inputs that dominate here (UTXO ids, cb58 and hex checksums: 0.7 us against 0.14).
+ */
+#define OPENSSL_SUPPRESS_DEPRECATED
+
 #include <openssl/crypto.h>
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
@@ -7,7 +14,13 @@
 
 #include "util/hex.h"
 
-void sl_sha256(const void *p, size_t n, uint8_t out[32]) { SHA256(p, n, out); }
+void sl_sha256(const void *p, size_t n, uint8_t out[32])
+{
+	SHA256_CTX c;
+	SHA256_Init(&c);
+	SHA256_Update(&c, p, n);
+	SHA256_Final(out, &c);
+}
 
 bool sl_sha256_init(sl_sha256_ctx *c)
 {

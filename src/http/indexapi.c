@@ -74,8 +74,19 @@ static sl_err parse_item(sl_span obj, uint64_t want, sl_ixrange *r, char err[256
 	if (sl_json_type(obj) != SL_JT_OBJECT)
 		return fail(r, err, SL_ERR_INVALID, "container %llu: not an object",
 			    (unsigned long long)want);
-	sl_span idx = member(obj, "index"), id = member(obj, "id"), bytes = member(obj, "bytes"),
-		ts = member(obj, "timestamp");
+	/* one pass over the members (a lookup per name would walk the long hex of "bytes" four times) */
+	sl_span idx = { 0 }, id = { 0 }, bytes = { 0 }, ts = { 0 }, k, v;
+	sl_jiter ji;
+	sl_json_iter_init(&ji, obj);
+	while (sl_json_obj_next(&ji, &k, &v)) {
+		sl_span *slot = k.len == 7 && !memcmp(k.p, "\"index\"", 7)	   ? &idx
+				: k.len == 4 && !memcmp(k.p, "\"id\"", 4)	   ? &id
+				: k.len == 7 && !memcmp(k.p, "\"bytes\"", 7)	   ? &bytes
+				: k.len == 11 && !memcmp(k.p, "\"timestamp\"", 11) ? &ts
+										   : NULL;
+		if (slot && !slot->len)
+			*slot = v; /* the first of a repeated name, as member() took it */
+	}
 	char num[24];
 	if (!plain_string(idx, &s, &n) || n >= sizeof num)
 		return fail(r, err, SL_ERR_INVALID, "container %llu: no index", (unsigned long long)want);

@@ -48,6 +48,7 @@ typedef struct sl_indexer_config {
 	uint64_t seed;			  /* SL_ORDER_RANDOM */
 	sl_metrics *metrics;		  /* the indexer's metrics go here (may be NULL) */
 	const char *genesis_file; /* the network's genesis UTXOs and validators (genesis.c), or NULL */
+	bool dry_run; /* fetch and derive every container, open no store, write nothing (a baseline) */
 } sl_indexer_config;
 
 typedef struct sl_indexer sl_indexer;
@@ -60,7 +61,8 @@ void sl_indexer_free(sl_indexer *ix);
 
 /* The node's network as the Data API names it ("fuji", "mainnet", "local", …). */
 const char *sl_indexer_network(const sl_indexer *ix);
-/* True once every index has caught up with the node at least once. */
+/* True once the store has held, for every index at once, all the node had (the fetchers found
+ * nothing new and their batches were applied). */
 bool sl_indexer_caught_up(const sl_indexer *ix);
 
 #endif

@@ -25,10 +25,12 @@
 #include "util/limits.h"
 #include "util/log.h"
 
-#define IX_QUEUE 3			    /* batches a fetcher may derive ahead */
-#define IX_MAX_RESPONSE (256u << 20)	    /* one range answer (hex of up to 1024 containers) */
-#define IX_MAX_BATCH_DATA (96u << 20)	    /* their decoded bytes */
-#define IX_HEAD_EVERY_NS (2 * 1000000000ll) /* how often a fetcher asks for the node's head */
+#define IX_QUEUE 3				/* batches a fetcher may derive ahead */
+#define IX_GROUP_MAX (IX_QUEUE * SL_IDX__COUNT) /* batches one transaction may apply */
+#define IX_GROUP_TXS 50000			/* no more batches join a transaction past this many txs */
+#define IX_MAX_RESPONSE (256u << 20)		/* one range answer (hex of up to 1024 containers) */
+#define IX_MAX_BATCH_DATA (96u << 20)		/* their decoded bytes */
+#define IX_HEAD_EVERY_NS (2 * 1000000000ll)	/* how often a fetcher asks for the node's head */
 #define IX_RPC_TIMEOUT_MS 60000
 
 typedef struct fetcher {
@@ -826,6 +828,14 @@ sl_indexer *sl_indexer_new(const sl_indexer_config *cfg, char err[512])
 		snprintf(err, 512, "cannot learn the node's network: %s", e256);
 		goto fail;
 	}
+	if (cfg->dry_run) {
+		/* no store: every index starts at 0 and its batches are dropped once derived */
+		err[0] = 0;
+		SL_LOG(ix->log, SL_INFO,
+		       "dry run: fetching and deriving %s (%s, network %u), writing nothing", cfg->node_url,
+		       ix->network_name, ix->net.network_id);
+		return ix;
+	}
 	sl_db_config dc = { .url = cfg->store_url, .mode = SL_DB_WRITE };
 	if (!(ix->db = sl_db_open(&dc, e256)) || !(ix->conn = sl_db_acquire(ix->db, 10000, e256))) {
 		snprintf(err, 512, "store %s: %s", cfg->store_url, e256);
@@ -848,9 +858,15 @@ const char *sl_indexer_network(const sl_indexer *ix) { return ix->network_name; 
 
 bool sl_indexer_caught_up(const sl_indexer *ix)
 {
-	for (int k = 0; k < SL_IDX__COUNT; k++)
-		if (!atomic_load(&ix->f[k].ever_caught_up) && !atomic_load(&ix->f[k].failed))
+	/* the fetcher found nothing new, and the store holds what it fetched before that (its
+	 * queue may still hold derived batches when the fetcher first finds nothing) */
+	for (int k = 0; k < SL_IDX__COUNT; k++) {
+		const fetcher *f = &ix->f[k];
+		if (atomic_load(&f->failed))
+			continue;
+		if (!atomic_load(&f->ever_caught_up) || atomic_load(&f->applied) < atomic_load(&f->head))
 			return false;
+	}
 	return true;
 }
 
@@ -897,7 +913,7 @@ static ix_batch *pick(sl_indexer *ix, int *rr)
 /* The head and catch-up time of each index, for API servers' lag metrics: a small transaction. */
 static void write_status(sl_indexer *ix)
 {
-	if (sl_conn_begin(ix->conn))
+	if (!ix->conn || sl_conn_begin(ix->conn))
 		return;
 	sl_err e = SL_OK;
 	for (int k = 0; !e && k < SL_IDX__COUNT; k++) {
@@ -956,9 +972,14 @@ int sl_indexer_run(sl_indexer *ix, volatile sig_atomic_t *stop)
 	bool reported_caught_up = false;
 	uint64_t follow_txs = 0; /* txs applied at the last "following" line */
 	while (!stopping(ix)) {
+		/* the ready batches, up to IX_GROUP_TXS txs, in the order pick() gives them: one transaction */
+		ix_batch *group[IX_GROUP_MAX];
+		size_t ng = 0;
+		uint64_t gtxs = 0;
 		pthread_mutex_lock(&ix->lock);
-		ix_batch *b = pick(ix, &rr);
-		if (!b) {
+		while (ng < IX_GROUP_MAX && gtxs < IX_GROUP_TXS && (group[ng] = pick(ix, &rr)))
+			gtxs += group[ng++]->txs_total;
+		if (!ng) {
 			struct timespec until;
 			clock_gettime(CLOCK_REALTIME, &until);
 			until.tv_nsec += 50 * 1000000L;
@@ -969,15 +990,18 @@ int sl_indexer_run(sl_indexer *ix, volatile sig_atomic_t *stop)
 			pthread_cond_timedwait(&ix->changed, &ix->lock, &until);
 		}
 		pthread_mutex_unlock(&ix->lock);
-		if (b) {
-			/* a failing write (store away, disk full) is retried: the batch is idempotent */
-			sl_err e;
+		if (ng) {
+			/* a failing write (store away, disk full) is retried: the batches are idempotent */
+			sl_err e = SL_OK;
 			unsigned backoff = 100;
-			while ((e = ix_write(ix->conn, b)) && !stopping(ix)) {
+			while (!ix->cfg.dry_run && (e = ix_write_many(ix->conn, group, ng)) &&
+			       !stopping(ix)) {
 				SL_LOG(ix->log, SL_ERROR,
-				       "%s: cannot write batch %llu..%llu: %s (%s); retrying",
-				       sl_ikind_name(b->kind), (unsigned long long)b->first,
-				       (unsigned long long)b->next, sl_conn_error(ix->conn), sl_err_name(e));
+				       "%s: cannot write batch %llu..%llu%s: %s (%s); retrying",
+				       sl_ikind_name(group[0]->kind), (unsigned long long)group[0]->first,
+				       (unsigned long long)group[0]->next,
+				       ng > 1 ? " and the batches with it" : "", sl_conn_error(ix->conn),
+				       sl_err_name(e));
 				if (e == SL_ERR_UNAVAILABLE) {
 					/* the server went away: a fresh connection */
 					char e256[256];
@@ -991,20 +1015,23 @@ int sl_indexer_run(sl_indexer *ix, volatile sig_atomic_t *stop)
 				sleep_ms(ix, backoff);
 				backoff = backoff * 2 > 5000 ? 5000 : backoff * 2;
 			}
-			if (!e) {
-				fetcher *f = &ix->f[b->kind];
-				atomic_store(&f->applied, b->next);
-				atomic_fetch_add(&ix->txs_applied, b->txs_total);
-				/* holding all the node was known to have is being caught up, as of now */
-				if (b->next >= atomic_load(&f->head))
-					atomic_store(&f->caught_up_ms, now_ns() / 1000000);
-				SL_LOG(ix->log, SL_DEBUG, "%s: applied %llu..%llu (%zu txs)",
-				       sl_ikind_name(b->kind), (unsigned long long)b->first,
-				       (unsigned long long)b->next, (size_t)b->txs_total);
+			for (size_t i = 0; i < ng; i++) {
+				ix_batch *b = group[i];
+				if (!e) {
+					fetcher *f = &ix->f[b->kind];
+					atomic_store(&f->applied, b->next);
+					atomic_fetch_add(&ix->txs_applied, b->txs_total);
+					/* holding all the node was known to have: caught up, as of now */
+					if (b->next >= atomic_load(&f->head))
+						atomic_store(&f->caught_up_ms, now_ns() / 1000000);
+					SL_LOG(ix->log, SL_DEBUG, "%s: applied %llu..%llu (%zu txs)",
+					       sl_ikind_name(b->kind), (unsigned long long)b->first,
+					       (unsigned long long)b->next, (size_t)b->txs_total);
+				}
+				ix_batch_release(b);
+				free(b);
 			}
-			ix_batch_release(b);
-			free(b);
-			if (!ix->conn)
+			if (!ix->conn && !ix->cfg.dry_run)
 				break;
 		}
 		int64_t now = now_ns();

@@ -466,20 +466,22 @@ static sl_err put_rows(sl_conn *c, ix_batch *b)
 	return e;
 }
 
-sl_err ix_write(sl_conn *c, ix_batch *b)
+sl_err ix_write_many(sl_conn *c, ix_batch *const *v, size_t n)
 {
 	sl_err e = sl_conn_begin(c);
-	if (!e)
+	for (size_t i = 0; !e && i < n; i++) {
+		ix_batch *b = v[i];
 		e = put_rows(c, b);
-	if (!e) {
-		sl_stmt *s = sl_stmt_get(c, &q_cursor);
-		if (!s)
-			e = SL_ERR_STORE;
-		else {
-			sl_bind_i64(s, 0, b->kind);
-			sl_bind_i64(s, 1, (int64_t)b->next);
-			sl_bind_blob(s, 2, b->last_id, 32);
-			e = sl_stmt_exec(s);
+		if (!e) {
+			sl_stmt *s = sl_stmt_get(c, &q_cursor);
+			if (!s)
+				e = SL_ERR_STORE;
+			else {
+				sl_bind_i64(s, 0, b->kind);
+				sl_bind_i64(s, 1, (int64_t)b->next);
+				sl_bind_blob(s, 2, b->last_id, 32);
+				e = sl_stmt_exec(s);
+			}
 		}
 	}
 	if (!e)
@@ -487,6 +489,8 @@ sl_err ix_write(sl_conn *c, ix_batch *b)
 	sl_conn_rollback(c);
 	return e;
 }
+
+sl_err ix_write(sl_conn *c, ix_batch *b) { return ix_write_many(c, &b, 1); }
 
 static const sl_sql q_genesis = { "INSERT INTO meta (key, value) VALUES ('genesis', ?)" };
 

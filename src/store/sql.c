@@ -53,8 +53,13 @@ static sl_conn *conn_open(sl_db *db, char err[256])
 	return c;
 }
 
-/* A query stopped before its last row keeps its snapshot (SQLite: an open read transaction,
- * which would pin this connection to the store as it was, and the WAL with it): end them all. */
+/*
+ * A query stopped before its last row keeps its snapshot (SQLite: an open read transaction). On
+ * the writer, whose connection is never given back, one left open when a transaction ends (a
+ * lookup that read the one row it wanted) pinned the WAL: no checkpoint could pass that
+ * snapshot, and the WAL grew by every page written (31 GB a third of the way through a 3M-tx
+ * devnet). A transaction's end, and a connection given back to the pool, end its queries.
+ */
 static void end_queries(sl_conn *c)
 {
 	for (size_t i = 0; i < SL_SQL_CACHE; i++)
@@ -208,6 +213,7 @@ sl_err sl_conn_commit(sl_conn *c)
 {
 	if (!c->in_txn)
 		return sl_conn_fail(c, SL_ERR_INTERNAL, "no transaction is open");
+	end_queries(c);
 	sl_err e = c->db->be->commit(c);
 	if (e)
 		c->db->be->rollback(c);
@@ -228,6 +234,7 @@ void sl_conn_rollback(sl_conn *c)
 {
 	if (!c->in_txn)
 		return;
+	end_queries(c);
 	c->db->be->rollback(c);
 	c->in_txn = false;
 }

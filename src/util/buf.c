@@ -67,15 +67,7 @@ void sl_buf_add(sl_buf *b, const void *p, size_t n)
 	b->p[b->len] = 0;
 }
 
-void sl_buf_addc(sl_buf *b, char c)
-{
-	if (b->len + 1 < b->cap && !b->err) { /* fast path */
-		b->p[b->len++] = (uint8_t)c;
-		b->p[b->len] = 0;
-		return;
-	}
-	sl_buf_add(b, &c, 1);
-}
+void sl_buf_addc_slow(sl_buf *b, char c) { sl_buf_add(b, &c, 1); }
 
 void sl_buf_adds(sl_buf *b, const char *s) { sl_buf_add(b, s, strlen(s)); }
 

@@ -29,7 +29,17 @@ uint8_t *sl_buf_detach(sl_buf *b, size_t *len);
 /* Make room for `n` more bytes; false (and err set) past max. */
 SL_MUST_USE bool sl_buf_reserve(sl_buf *b, size_t n);
 void sl_buf_add(sl_buf *b, const void *p, size_t n);
-void sl_buf_addc(sl_buf *b, char c);
+void sl_buf_addc_slow(sl_buf *b, char c);
+/* One byte; inline, as JSON writers append most punctuation one byte at a time. */
+static inline void sl_buf_addc(sl_buf *b, char c)
+{
+	if (b->len + 1 < b->cap && !b->err) {
+		b->p[b->len++] = (uint8_t)c;
+		b->p[b->len] = 0;
+		return;
+	}
+	sl_buf_addc_slow(b, c);
+}
 void sl_buf_adds(sl_buf *b, const char *s);
 void sl_buf_addf(sl_buf *b, const char *fmt, ...) SL_PRINTF(2, 3);
 void sl_buf_add_u64(sl_buf *b, uint64_t v); /* decimal */

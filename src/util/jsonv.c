@@ -138,6 +138,9 @@ again:
 			}
 			return syntax(msg, c, "looking for beginning of value");
 		case ST_STR:
+			/* a run of plain characters in one go (hex payloads are long) */
+			while (c >= 0x20 && c != '"' && c != '\\' && i + 1 < n)
+				c = (unsigned char)p[++i];
 			if (c == '"') {
 				if (ctx == CTX_KEY) {
 					s = ST_AFTER_VALUE;
@@ -336,13 +339,19 @@ static size_t skip_value(const char *p, size_t n, size_t i)
 	for (; i < n; i++) {
 		char c = p[i];
 		if (in_str) {
-			if (c == '\\')
-				i++;
-			else if (c == '"') {
-				in_str = false;
-				if (depth == 0)
-					return i + 1;
+			/* to the next quote; an escape before it skips the character it escapes */
+			const char *q = memchr(p + i, '"', n - i);
+			if (!q)
+				return n;
+			const char *bs = memchr(p + i, '\\', (size_t)(q - (p + i)));
+			if (bs) {
+				i = (size_t)(bs - p) + 1;
+				continue;
 			}
+			i = (size_t)(q - p);
+			in_str = false;
+			if (depth == 0)
+				return i + 1;
 			continue;
 		}
 		switch (c) {
