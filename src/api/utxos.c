@@ -212,20 +212,24 @@ void api_utxo_write(api_req *r, const api_utxo *u, bool pchain, void (*extra)(ap
 enum { SORT_TS, SORT_AMOUNT };
 
 /* One statement per (sort, order, spent filter): the keyset queries, all on the clustered key. */
-#define Q_LIST(where, order)                                                                              \
-	{                                                                                                 \
-		"SELECT " API_UTXO_COLS                                                                   \
-		", ts, amount FROM addr_utxos WHERE chain = ? AND addr = ? AND " where " ORDER BY " order \
-		" LIMIT ?"                                                                                \
+#define Q_LIST(index, where, order)                                                      \
+	{                                                                                \
+		"SELECT " API_UTXO_COLS ", ts, amount FROM addr_utxos " index            \
+		" WHERE chain = ? AND addr = ? AND " where " ORDER BY " order " LIMIT ?" \
 	}
-static const sl_sql q_ts_asc = Q_LIST("(ts, id) > (?, ?)", "ts, id");
-static const sl_sql q_ts_desc = Q_LIST("(ts, id) < (?, ?)", "ts DESC, id DESC");
-static const sl_sql q_am_asc = Q_LIST("(amount, id) > (?, ?)", "amount, id");
-static const sl_sql q_am_desc = Q_LIST("(amount, id) < (?, ?)", "amount DESC, id DESC");
-static const sl_sql q_ts_asc_u = Q_LIST("(ts, id) > (?, ?) AND cts IS NULL", "ts, id");
-static const sl_sql q_ts_desc_u = Q_LIST("(ts, id) < (?, ?) AND cts IS NULL", "ts DESC, id DESC");
-static const sl_sql q_am_asc_u = Q_LIST("(amount, id) > (?, ?) AND cts IS NULL", "amount, id");
-static const sl_sql q_am_desc_u = Q_LIST("(amount, id) < (?, ?) AND cts IS NULL", "amount DESC, id DESC");
+/* unspent only: through the partial indexes of unspent UTXOs, which SQLite's planner would pass
+ * over for the clustered key's order (and then skip every spent row) */
+#define UNSPENT_TS "{sqlite:INDEXED BY addr_utxos_unspent}"
+#define UNSPENT_AM "{sqlite:INDEXED BY addr_utxos_unspent_amount}"
+static const sl_sql q_ts_asc = Q_LIST("", "(ts, id) > (?, ?)", "ts, id");
+static const sl_sql q_ts_desc = Q_LIST("", "(ts, id) < (?, ?)", "ts DESC, id DESC");
+static const sl_sql q_am_asc = Q_LIST("", "(amount, id) > (?, ?)", "amount, id");
+static const sl_sql q_am_desc = Q_LIST("", "(amount, id) < (?, ?)", "amount DESC, id DESC");
+static const sl_sql q_ts_asc_u = Q_LIST(UNSPENT_TS, "(ts, id) > (?, ?) AND cts IS NULL", "ts, id");
+static const sl_sql q_ts_desc_u = Q_LIST(UNSPENT_TS, "(ts, id) < (?, ?) AND cts IS NULL", "ts DESC, id DESC");
+static const sl_sql q_am_asc_u = Q_LIST(UNSPENT_AM, "(amount, id) > (?, ?) AND cts IS NULL", "amount, id");
+static const sl_sql q_am_desc_u =
+	Q_LIST(UNSPENT_AM, "(amount, id) < (?, ?) AND cts IS NULL", "amount DESC, id DESC");
 
 typedef struct item {
 	api_utxo u;

@@ -125,8 +125,22 @@ static const char *const v1[] = {
 	NULL,
 };
 
+/*
+ * Version 2: the unspent UTXOs of an address in both sorts. A page of unspent UTXOs (the default,
+ * includeSpent=false) read the clustered range and skipped the spent rows: ~5,000 rows for a page
+ * of 100 for an address with 87% of its 66k UTXOs spent. These hold only the unspent ones (a
+ * spend removes its entry), so a page reads its 100 entries and their rows.
+ */
+static const char *const v2[] = {
+	"CREATE INDEX IF NOT EXISTS addr_utxos_unspent ON addr_utxos (chain, addr, ts, id) WHERE cts IS NULL",
+	"CREATE INDEX IF NOT EXISTS addr_utxos_unspent_amount ON addr_utxos (chain, addr, amount, id) "
+	"WHERE cts IS NULL",
+	NULL,
+};
+
 const sl_migration sl_migrations[] = {
 	{ 1, v1 },
+	{ 2, v2 },
 };
 const size_t sl_nmigrations = SL_ARRAY_LEN(sl_migrations);
 
@@ -141,6 +155,17 @@ void sl_sql_ddl(const char *ddl, const char *backend, sl_buf *out)
 		{ "{without_rowid}", "WITHOUT ROWID", "" },
 	};
 	for (const char *p = ddl; *p;) {
+		/* {sqlite:TEXT}: TEXT for SQLite only (a planner hint PostgreSQL's statistics make
+		 * unneeded, e.g. INDEXED BY) */
+		if (!strncmp(p, "{sqlite:", 8)) {
+			const char *end = strchr(p, '}');
+			if (end) {
+				if (!pg)
+					sl_buf_add(out, p + 8, (size_t)(end - p - 8));
+				p = end + 1;
+				continue;
+			}
+		}
 		bool done = false;
 		for (size_t i = 0; i < SL_ARRAY_LEN(tokens) && !done; i++) {
 			size_t n = strlen(tokens[i].token);

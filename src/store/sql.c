@@ -257,7 +257,16 @@ sl_stmt *sl_stmt_get(sl_conn *c, const sl_sql *q)
 			}
 			s->conn = c;
 			s->q = q;
-			if (!(s->impl = c->db->be->prepare(c, q->text, &s->nparams))) {
+			const char *text = q->text;
+			sl_buf dialect;
+			sl_buf_init(&dialect, 1u << 16);
+			if (strchr(text, '{')) {
+				sl_sql_ddl(text, c->db->be->name, &dialect);
+				text = dialect.err ? "" : sl_buf_str(&dialect);
+			}
+			s->impl = c->db->be->prepare(c, text, &s->nparams);
+			sl_buf_release(&dialect);
+			if (!s->impl) {
 				free(s);
 				return NULL;
 			}
