@@ -83,9 +83,82 @@ static bool type_wanted(uint64_t mask, int chain, uint32_t t)
 static const sl_sql q_utxo = { "SELECT " BYID_COLS " FROM utxos WHERE id = ? AND tx IS NOT NULL" };
 static const sl_sql q_rewards = { "SELECT utxo FROM rewards WHERE staking_tx = ? ORDER BY utxo" };
 
-/* The UTXO with this id as the store knows its creation; false when it does not (yet). */
-static bool utxo_by_id(api_req *r, const uint8_t id[32], api_utxo *u, sl_err *e)
+/*
+ * The UTXOs one tx shows, read UTXO_BATCH ids a query rather than one query each: on PostgreSQL
+ * every query is a round trip, and a page of 100 X-chain txs shows about a thousand UTXOs. Ids
+ * past PREFETCH_MAX (a tx with more inputs and outputs) are looked up one at a time.
+ */
+#define UTXO_BATCH 16
+#define PREFETCH_MAX 512
+static const sl_sql q_utxo_batch = { "SELECT " BYID_COLS " FROM utxos WHERE id IN "
+				     "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) AND tx IS NOT NULL" };
+
+typedef struct prefetch {
+	size_t n, cap;
+	uint8_t (*ids)[32];
+	api_utxo *u;
+	bool *have;
+} prefetch;
+
+static bool prefetch_init(prefetch *p, size_t want)
 {
+	*p = (prefetch){ .cap = SL_MIN(want, (size_t)PREFETCH_MAX) };
+	if (!p->cap)
+		return true;
+	p->ids = malloc(p->cap * sizeof *p->ids);
+	p->u = malloc(p->cap * sizeof *p->u);
+	p->have = calloc(p->cap, sizeof *p->have);
+	return p->ids && p->u && p->have;
+}
+
+static void prefetch_free(prefetch *p)
+{
+	free(p->ids);
+	free(p->u);
+	free(p->have);
+}
+
+static void prefetch_add(prefetch *p, const uint8_t id[32])
+{
+	if (p->n < p->cap)
+		memcpy(p->ids[p->n++], id, 32);
+}
+
+static sl_err prefetch_run(api_req *r, prefetch *p)
+{
+	for (size_t b = 0; b < p->n; b += UTXO_BATCH) {
+		size_t m = SL_MIN((size_t)UTXO_BATCH, p->n - b);
+		sl_stmt *s = sl_stmt_get(r->db, &q_utxo_batch);
+		if (!s)
+			return SL_ERR_STORE;
+		for (size_t i = 0; i < UTXO_BATCH; i++) /* a short batch repeats its first id */
+			sl_bind_blob(s, (int)i, p->ids[b + (i < m ? i : 0)], 32);
+		sl_err e = sl_stmt_query(s);
+		while (!e && sl_stmt_next(s, &e)) {
+			api_utxo u;
+			api_utxo_read(s, 0, &u, r->arena);
+			for (size_t i = b; i < b + m; i++)
+				if (!memcmp(p->ids[i], u.id, 32)) {
+					p->u[i] = u;
+					p->have[i] = true;
+				}
+		}
+		if (e)
+			return e;
+	}
+	return SL_OK;
+}
+
+/* The UTXO with this id as the store knows its creation; false when it does not (yet). */
+static bool utxo_by_id(api_req *r, const prefetch *pf, const uint8_t id[32], api_utxo *u, sl_err *e)
+{
+	*e = SL_OK;
+	for (size_t i = 0; pf && i < pf->n; i++)
+		if (!memcmp(pf->ids[i], id, 32)) {
+			if (pf->have[i])
+				*u = pf->u[i];
+			return pf->have[i];
+		}
 	sl_stmt *s = sl_stmt_get(r->db, &q_utxo);
 	if (!s) {
 		*e = SL_ERR_STORE;
@@ -222,9 +295,61 @@ static void write_credentials(api_req *r, void *ctx)
  */
 enum { CONSUMED = 1, EMITTED = 2 };
 
+static void render_utxos_from(api_req *r, const prefetch *pf, const txrow *t, const flows *f, bool pchain,
+			      int chain, size_t *count, sl_err *e, const sl_credential *creds,
+			      uint32_t ncreds, const uint8_t *sighash, const uint8_t *reward_of,
+			      unsigned which, sums *consumed, sums *emitted);
+
+static uint32_t outputs_of(const flows *f)
+{
+	uint32_t total = f->extra;
+	for (uint32_t l = 0; l < f->nout_lists; l++)
+		total += f->outs[l].n;
+	return total;
+}
+
 static void render_utxos(api_req *r, const txrow *t, const flows *f, bool pchain, int chain, size_t *count,
 			 sl_err *e, const sl_credential *creds, uint32_t ncreds, const uint8_t *sighash,
 			 const uint8_t *reward_of, unsigned which, sums *consumed, sums *emitted)
+{
+	size_t want = 0;
+	if (which & CONSUMED)
+		want += (size_t)f->nins[0] + f->nins[1] + f->nop_in;
+	if (which & EMITTED)
+		want += outputs_of(f);
+	prefetch pf;
+	if (!prefetch_init(&pf, want)) {
+		prefetch_free(&pf);
+		*e = SL_ERR_NOMEM;
+		return;
+	}
+	uint8_t id[32];
+	if (which & CONSUMED) {
+		for (int l = 0; l < 2; l++)
+			for (uint32_t i = 0; i < f->nins[l]; i++) {
+				sl_avax_utxo_id(f->ins[l][i].tx_id, f->ins[l][i].output_index, id);
+				prefetch_add(&pf, id);
+			}
+		for (uint32_t i = 0; i < f->nop_in; i++) {
+			sl_avax_utxo_id(f->op_in[i], sl_be32(f->op_in[i] + 32), id);
+			prefetch_add(&pf, id);
+		}
+	}
+	if (which & EMITTED)
+		for (uint32_t idx = 0, total = outputs_of(f); idx < total; idx++) {
+			sl_avax_utxo_id(t->id, idx, id);
+			prefetch_add(&pf, id);
+		}
+	if (!(*e = prefetch_run(r, &pf)))
+		render_utxos_from(r, &pf, t, f, pchain, chain, count, e, creds, ncreds, sighash, reward_of,
+				  which, consumed, emitted);
+	prefetch_free(&pf);
+}
+
+static void render_utxos_from(api_req *r, const prefetch *pf, const txrow *t, const flows *f, bool pchain,
+			      int chain, size_t *count, sl_err *e, const sl_credential *creds,
+			      uint32_t ncreds, const uint8_t *sighash, const uint8_t *reward_of,
+			      unsigned which, sums *consumed, sums *emitted)
 {
 	if (which & CONSUMED) {
 		sl_jw_key(&r->w, "consumedUtxos");
@@ -236,7 +361,7 @@ static void render_utxos(api_req *r, const txrow *t, const flows *f, bool pchain
 				uint8_t id[32];
 				sl_avax_utxo_id(in->tx_id, in->output_index, id);
 				api_utxo u;
-				if (!utxo_by_id(r, id, &u, e)) {
+				if (!utxo_by_id(r, pf, id, &u, e)) {
 					if (*e)
 						return;
 					utxo_from_input(&u, in, l == 1 && f->in_src >= 0 ? f->in_src : chain,
@@ -256,7 +381,7 @@ static void render_utxos(api_req *r, const txrow *t, const flows *f, bool pchain
 			uint8_t id[32];
 			sl_avax_utxo_id(f->op_in[i], sl_be32(f->op_in[i] + 32), id);
 			api_utxo u;
-			if (!utxo_by_id(r, id, &u, e)) {
+			if (!utxo_by_id(r, pf, id, &u, e)) {
 				if (*e)
 					return;
 				continue; /* spent by an operation, made where the store has not looked yet */
@@ -273,14 +398,11 @@ static void render_utxos(api_req *r, const txrow *t, const flows *f, bool pchain
 		return;
 	sl_jw_key(&r->w, "emittedUtxos");
 	sl_jw_arr(&r->w);
-	uint32_t total = f->extra;
-	for (uint32_t l = 0; l < f->nout_lists; l++)
-		total += f->outs[l].n;
-	for (uint32_t idx = 0; idx < total; idx++) {
+	for (uint32_t idx = 0, total = outputs_of(f); idx < total; idx++) {
 		uint8_t id[32];
 		sl_avax_utxo_id(t->id, idx, id);
 		api_utxo u;
-		if (!utxo_by_id(r, id, &u, e)) {
+		if (!utxo_by_id(r, pf, id, &u, e)) {
 			if (*e)
 				return;
 			continue; /* not indexed: nothing trustworthy to show */
@@ -309,7 +431,7 @@ static void render_utxos(api_req *r, const txrow *t, const flows *f, bool pchain
 		}
 		for (size_t i = 0; !*e && i < n; i++) {
 			api_utxo u;
-			if (utxo_by_id(r, ids[i], &u, e)) {
+			if (utxo_by_id(r, pf, ids[i], &u, e)) {
 				(*count)++;
 				if (emitted)
 					sum_add(emitted, u.asset, u.amount);
