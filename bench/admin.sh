@@ -22,15 +22,16 @@ done
 [ -x "$bin" ] || { echo "admin bench: $bin not built" >&2; exit 1; }
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/snowline-admin.XXXXXX")
-pid=
+name=admin
+# shellcheck source=bench/lib.sh
+. bench/lib.sh
 cleanup() {
-	[ -n "$pid" ] && { kill "$pid" 2>/dev/null; wait "$pid" 2>/dev/null; }
+	bd_cleanup
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
 
-free_port() { node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'; }
 served() { # port: the last container is served
 	curl -sf --max-time 2 -H 'Content-Type: application/json' \
 		--data "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"index.getContainerByIndex\",\"params\":{\"index\":\"$((count - 1))\",\"encoding\":\"hex\"}}" \
@@ -44,18 +45,14 @@ declare -A sum n
 # one round: start a node (admin on or off), wrk both calls, stop it
 round() { # mode (off|on)
 	local mode=$1 port flags=() data=$tmp/data-$1
-	port=$(free_port)
+	port=$(bd_free_port)
 	[ "$mode" = on ] && flags=(--api-admin-enabled --profile-dir "$tmp/prof")
 	rm -rf "$data" && mkdir -p "$data"
 	"$bin" node --http-port "$port" --data-dir "$data" --index-enabled --import "$log" "${flags[@]}" \
 		>"$tmp/node-$mode.log" 2>&1 &
-	pid=$!
-	local t=0
-	until served "$port"; do
-		sleep 0.2
-		t=$((t + 1))
-		kill -0 "$pid" 2>/dev/null && [ $t -lt 600 ] || { echo "admin bench: node ($mode) did not come up"; tail -5 "$tmp/node-$mode.log"; exit 1; }
-	done
+	local pid=$!
+	bd_pids+=("$pid")
+	bd_wait_for 120 "$pid" served "$port" || { echo "admin bench: node ($mode) did not come up"; tail -5 "$tmp/node-$mode.log"; exit 1; }
 	for rpc in index range; do
 		local r
 		r=$(BENCH_METHOD=POST BENCH_RPC=$rpc BENCH_COUNT=$count timeout --kill-after=5 $((secs + 30)) \
@@ -65,9 +62,7 @@ round() { # mode (off|on)
 		n[$mode-$rpc]=$(( ${n[$mode-$rpc]:-0} + 1 ))
 		printf '  round %-3s admin %-3s %-6s %10.0f req/s\n' "$2" "$mode" "$rpc" "${r:-0}"
 	done
-	kill "$pid"
-	wait "$pid" 2>/dev/null
-	pid=
+	bd_stop "$pid"
 }
 
 echo "admin bench: $count containers of $size bytes; wrk -t2 -c$conns -d${secs}s; $rounds rounds alternating"

@@ -36,37 +36,15 @@ done
 
 declare -A rps p50 p99 note
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/snowline-bench.XXXXXX")
-pids=()
+name=http
+# shellcheck source=bench/lib.sh
+. bench/lib.sh
 cleanup() {
-	for p in "${pids[@]}"; do
-		kill "$p" 2>/dev/null
-	done
-	for p in "${pids[@]}"; do
-		# give each a moment, then insist
-		for _ in 1 2 3 4 5 6 7 8 9 10; do kill -0 "$p" 2>/dev/null || break; sleep 0.2; done
-		kill -9 "$p" 2>/dev/null
-		wait "$p" 2>/dev/null
-	done
+	bd_cleanup
 	if [ "${BENCH_KEEP:-0}" = 1 ]; then echo "http bench: kept $tmp"; else rm -rf "$tmp"; fi
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-
-free_port() {
-	node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'
-}
-
-# wait_for DEADLINE_SECONDS PID CMD...: poll CMD until it succeeds; fail if PID dies or time runs out.
-wait_for() {
-	local deadline=$(($(date +%s) + $1)) pid=$2
-	shift 2
-	while :; do
-		"$@" >/dev/null 2>&1 && return 0
-		kill -0 "$pid" 2>/dev/null || return 1
-		[ "$(date +%s)" -lt "$deadline" ] || return 1
-		sleep 0.2
-	done
-}
 
 rpc_body() { printf '{"jsonrpc":"2.0","id":1,"method":"index.getContainerByIndex","params":{"index":"%s","encoding":"hex"}}' "$1"; }
 rpc_ok() { # port index: the node has container <index>
@@ -74,13 +52,6 @@ rpc_ok() { # port index: the node has container <index>
 		"http://127.0.0.1:$1$path" | grep -q '"result"'
 }
 
-# to_ms "1.23ms" -> 1.230 ; wrk prints us, ms, s (and m for minutes)
-to_ms() {
-	awk -v v="$1" 'BEGIN {
-		n = v + 0; u = v; sub(/^[0-9.]+/, "", u)
-		if (u == "us") n /= 1000; else if (u == "s") n *= 1000; else if (u == "m") n *= 60000
-		printf "%.3f", n }'
-}
 
 # run_wrk NAME PORT METHOD: fills rps[NAME] p50[NAME] p99[NAME] note[NAME]
 run_wrk() {
@@ -91,8 +62,8 @@ run_wrk() {
 		"http://127.0.0.1:$port$path" >"$out" 2>&1
 	local rc=$?
 	rps[$name]=$(awk '/^Requests\/sec:/ { print $2 }' "$out")
-	p50[$name]=$(to_ms "$(awk '$1 == "50%" { print $2; exit }' "$out")")
-	p99[$name]=$(to_ms "$(awk '$1 == "99%" { print $2; exit }' "$out")")
+	p50[$name]=$(bd_to_ms "$(awk '$1 == "50%" { print $2; exit }' "$out")")
+	p99[$name]=$(bd_to_ms "$(awk '$1 == "99%" { print $2; exit }' "$out")")
 	local errs
 	errs=$(grep -E '^ *(Non-2xx|Socket errors)' "$out" | sed 's/^ *//' | paste -sd ';' -)
 	note[$name]=${errs:-}
@@ -109,14 +80,14 @@ echo "http bench: $count containers of $size bytes ($(wc -c <"$log") bytes of lo
 # --- snowline ----------------------------------------------------------------
 have_snowline=0
 if [ -x "$bin" ]; then
-	sport=$(free_port)
+	sport=$(bd_free_port)
 	mkdir -p "$tmp/data"
 	TZ=UTC "$bin" node --http-host 127.0.0.1 --http-port "$sport" --data-dir "$tmp/data" \
 		--index-enabled --import "$log" >"$tmp/snowline.log" 2>&1 &
 	spid=$!
-	pids+=("$spid")
+	bd_pids+=("$spid")
 	# ready = the last container is served (so the import has finished)
-	if wait_for 120 "$spid" rpc_ok "$sport" $((count - 1)); then
+	if bd_wait_for 120 "$spid" rpc_ok "$sport" $((count - 1)); then
 		have_snowline=1
 		curl -sf --max-time 2 -H 'Content-Type: application/json' --data "$(rpc_body 0)" \
 			"http://127.0.0.1:$sport$path" -o "$tmp/response-0.json.node" &&
@@ -132,51 +103,16 @@ else
 fi
 
 # --- nginx -------------------------------------------------------------------
-nport=$(free_port)
 www=$tmp/www
-mkdir -p "$www$(dirname $path)" "$tmp/nginx"
+mkdir -p "$www$(dirname $path)"
 cp "$tmp/response-0.json" "$www$path"
 body_bytes=$(wc -c <"$www$path")
-# Temp-path directives exist only for the modules this nginx was built with.
-temp_paths="client_body_temp_path $tmp/nginx/body;"
-for m in proxy fastcgi uwsgi scgi; do
-	nginx -V 2>&1 | grep -q -- "--without-http_${m}_module" ||
-		temp_paths="$temp_paths ${m}_temp_path $tmp/nginx/$m;"
-done
-cat >"$tmp/nginx.conf" <<EOF
-worker_processes 2;
-daemon off;
-pid $tmp/nginx/nginx.pid;
-error_log $tmp/nginx/error.log warn;
-events { worker_connections 4096; }
-http {
-	access_log off;
-	sendfile on;
-	tcp_nopush on;
-	tcp_nodelay on;
-	keepalive_timeout 65;
-	keepalive_requests 100000000;
-	$temp_paths
-	default_type application/json;
-	server {
-		listen 127.0.0.1:$nport;
-		root $www;
-		location / { }
-	}
-}
-EOF
-# As root, nginx workers run as nobody: the files must be world-readable.
-chmod -R a+rX "$tmp"
-nginx -p "$tmp/nginx" -e "$tmp/nginx/error.log" -c "$tmp/nginx.conf" >"$tmp/nginx.out" 2>&1 &
-npid=$!
-pids+=("$npid")
 have_nginx=0
-if wait_for 20 "$npid" curl -sf --max-time 2 -o /dev/null "http://127.0.0.1:$nport$path"; then
+if bd_nginx_start "$www"; then
 	have_nginx=1
+	nport=$bd_nginx_port
 else
 	note[nginx]="(did not start: see log above)"
-	echo "http bench: nginx did not come up on port $nport:"
-	cat "$tmp/nginx.out" "$tmp/nginx/error.log" 2>/dev/null | tail -10 | sed 's/^/  /'
 fi
 
 # --- load --------------------------------------------------------------------

@@ -95,6 +95,7 @@ static const sl_sql q_utxo_batch = { "SELECT " BYID_COLS " FROM utxos WHERE id I
 
 typedef struct prefetch {
 	size_t n, cap;
+	size_t next; /* where the next lookup starts: they come in the order the ids were added */
 	uint8_t (*ids)[32];
 	api_utxo *u;
 	bool *have;
@@ -150,15 +151,18 @@ static sl_err prefetch_run(api_req *r, prefetch *p)
 }
 
 /* The UTXO with this id as the store knows its creation; false when it does not (yet). */
-static bool utxo_by_id(api_req *r, const prefetch *pf, const uint8_t id[32], api_utxo *u, sl_err *e)
+static bool utxo_by_id(api_req *r, prefetch *pf, const uint8_t id[32], api_utxo *u, sl_err *e)
 {
 	*e = SL_OK;
-	for (size_t i = 0; pf && i < pf->n; i++)
+	for (size_t k = 0; pf && k < pf->n; k++) {
+		size_t i = (pf->next + k) % pf->n;
 		if (!memcmp(pf->ids[i], id, 32)) {
+			pf->next = i + 1;
 			if (pf->have[i])
 				*u = pf->u[i];
 			return pf->have[i];
 		}
+	}
 	sl_stmt *s = sl_stmt_get(r->db, &q_utxo);
 	if (!s) {
 		*e = SL_ERR_STORE;
@@ -295,7 +299,7 @@ static void write_credentials(api_req *r, void *ctx)
  */
 enum { CONSUMED = 1, EMITTED = 2 };
 
-static void render_utxos_from(api_req *r, const prefetch *pf, const txrow *t, const flows *f, bool pchain,
+static void render_utxos_from(api_req *r, prefetch *pf, const txrow *t, const flows *f, bool pchain,
 			      int chain, size_t *count, sl_err *e, const sl_credential *creds,
 			      uint32_t ncreds, const uint8_t *sighash, const uint8_t *reward_of,
 			      unsigned which, sums *consumed, sums *emitted);
@@ -346,7 +350,7 @@ static void render_utxos(api_req *r, const txrow *t, const flows *f, bool pchain
 	prefetch_free(&pf);
 }
 
-static void render_utxos_from(api_req *r, const prefetch *pf, const txrow *t, const flows *f, bool pchain,
+static void render_utxos_from(api_req *r, prefetch *pf, const txrow *t, const flows *f, bool pchain,
 			      int chain, size_t *count, sl_err *e, const sl_credential *creds,
 			      uint32_t ncreds, const uint8_t *sighash, const uint8_t *reward_of,
 			      unsigned which, sums *consumed, sums *emitted)
@@ -1107,17 +1111,13 @@ static int page_of(api_req *r, int chain, source *src, size_t nsrc, const filter
 	return 0;
 }
 
+/* The page's cursor: a tx's seq (every seq is below INT64_MAX). */
 static bool read_after(api_req *r, bool desc, uint64_t *after)
 {
-	uint8_t cur[API_CURSOR_MAX];
-	size_t n;
-	if (!api_page_cursor(r, cur, &n))
+	int64_t v;
+	if (!api_page_cursor_i64(r, desc ? INT64_MAX : 0, &v))
 		return false;
-	if (n && n != 8) {
-		api_fail(r, 400, "pageToken is not a token of this list");
-		return false;
-	}
-	*after = n ? sl_be64(cur) : desc ? (uint64_t)INT64_MAX : 0;
+	*after = (uint64_t)v;
 	return true;
 }
 

@@ -47,11 +47,6 @@ static const sl_opt opts[] = {
 };
 
 static volatile sig_atomic_t stop;
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop = 1;
-}
 
 int cmd_api(int argc, char **argv)
 {
@@ -82,18 +77,9 @@ int cmd_api(int argc, char **argv)
 	if (!cmd_level("api", "log-level", o.log_level, &level) || !cmd_compat("api", o.compat, &compat))
 		goto out;
 	char store[1100];
-	if (o.store)
-		snprintf(store, sizeof store, "%s", o.store);
-	else if (o.data_dir)
-		snprintf(store, sizeof store, "%s/index.db", o.data_dir);
-	else
-		snprintf(store, sizeof store, "%s/.snowline/index.db", getenv("HOME") ? getenv("HOME") : ".");
+	cmd_store(o.store, o.data_dir, false, store, sizeof store);
 	sl_log_setup(NULL, level, level);
-	struct sigaction sa = { .sa_handler = on_signal };
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGINT, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
+	cmd_signals(&stop);
 	sl_api_config ac = { .store_url = store,
 			     .host = o.host,
 			     .port = (uint16_t)o.port,

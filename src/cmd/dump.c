@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "cmd/wiring.h"
 #include "store/dump.h"
 #include "util/config.h"
 
@@ -89,12 +90,7 @@ int cmd_dump(int argc, char **argv)
 		}
 	}
 	char store[1100];
-	if (o.store)
-		snprintf(store, sizeof store, "%s", o.store);
-	else if (o.data_dir)
-		snprintf(store, sizeof store, "%s/index.db", o.data_dir);
-	else
-		snprintf(store, sizeof store, "%s/.snowline/index.db", getenv("HOME") ? getenv("HOME") : ".");
+	cmd_store(o.store, o.data_dir, false, store, sizeof store);
 	FILE *f = stdout;
 	if (o.out && !(f = fopen(o.out, "wb"))) {
 		fprintf(stderr, "snowline dump: cannot write %s: %s\n", o.out, strerror(errno));

@@ -6,7 +6,6 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "cmd/cmd.h"
 #include "cmd/wiring.h"
@@ -46,11 +45,6 @@ static const sl_opt opts[] = {
 };
 
 static volatile sig_atomic_t stop;
-static void on_signal(int sig)
-{
-	(void)sig;
-	stop = 1;
-}
 
 /* --order: round-robin | random:SEED | sequential:K,K,K,K,K */
 static bool parse_order(const char *s, sl_indexer_config *c, char err[256])
@@ -130,16 +124,8 @@ int cmd_index(int argc, char **argv)
 	if (!cmd_progress("index", o.progress, &ic.progress) ||
 	    !cmd_level("index", "log-level", o.log_level, &level))
 		goto out;
-	char dir[1024], store[1100];
-	snprintf(dir, sizeof dir, "%s", o.data_dir ? o.data_dir : "");
-	if (!o.data_dir)
-		snprintf(dir, sizeof dir, "%s/.snowline", getenv("HOME") ? getenv("HOME") : ".");
-	if (o.store)
-		snprintf(store, sizeof store, "%s", o.store);
-	else {
-		mkdir(dir, 0750);
-		snprintf(store, sizeof store, "%s/index.db", dir);
-	}
+	char store[1100];
+	cmd_store(o.store, o.data_dir, true, store, sizeof store);
 	ic.store_url = store;
 	size_t nl = strlen(o.node);
 	static char node[1024];
@@ -147,11 +133,7 @@ int cmd_index(int argc, char **argv)
 	ic.node_url = node;
 	sl_log_setup(NULL, level, level);
 
-	struct sigaction sa = { .sa_handler = on_signal };
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGINT, &sa, NULL);
-	signal(SIGPIPE, SIG_IGN);
+	cmd_signals(&stop);
 	sl_indexer *ix = sl_indexer_new(&ic, err);
 	if (!ix) {
 		fprintf(stderr, "snowline index: %s\n", err);

@@ -4,6 +4,8 @@
  * and returns false on a bad value; the caller exits with status 2.
  */
 #include <stdio.h>
+#include <stdlib.h>
+#include <sys/stat.h>
 #include <string.h>
 
 #include "cmd/wiring.h"
@@ -50,4 +52,20 @@ bool cmd_level(const char *cmd, const char *option, const char *s, sl_level *out
 		"snowline %s: --%s: unknown log level '%s' (verbo debug trace info warn error fatal off)\n",
 		cmd, option, s ? s : "");
 	return false;
+}
+
+void cmd_store(const char *store, const char *data_dir, bool make_dir, char *out, size_t n)
+{
+	if (store) {
+		snprintf(out, n, "%s", store);
+		return;
+	}
+	char dir[1024];
+	if (data_dir)
+		snprintf(dir, sizeof dir, "%s", data_dir);
+	else
+		snprintf(dir, sizeof dir, "%s/.snowline", getenv("HOME") ? getenv("HOME") : ".");
+	if (make_dir)
+		mkdir(dir, 0750);
+	snprintf(out, n, "%s/index.db", dir);
 }
