@@ -25,13 +25,16 @@ let ds, m, api, key, secret, busyHeight;
 const hosts = [];
 
 before(async () => {
-  ds = await makeDataset({ txs: 1000 });
+  ds = await makeDataset({ txs: 1000, backend: process.env.SNOWLINE_BADINPUT_BACKEND ?? 'sqlite' });
   m = ds.manifest;
   [key] = await newKeyFile('k', '');
   api = await startApi(ds.store, ['--keys-file', join(ds.dir, 'k'), '--rate-anonymous', '0', '--rate-key', '0']);
   hosts.push(api);
   // the store's page-token secret, to make tokens the server would have made at another time
-  secret = Buffer.from(execFileSync('sqlite3', ['-readonly', ds.store, "SELECT hex(value) FROM meta WHERE key = 'token_secret'"], { encoding: 'utf8' }).trim(), 'hex');
+  const q = "SELECT encode(value, 'hex') FROM meta WHERE key = 'token_secret'";
+  secret = Buffer.from(ds.store.startsWith('postgres')
+    ? execFileSync('psql', [ds.store, '-qAtc', q], { encoding: 'utf8' }).trim()
+    : execFileSync('sqlite3', ['-readonly', ds.store, q.replace("encode(value, 'hex')", 'hex(value)')], { encoding: 'utf8' }).trim(), 'hex');
   assert.equal(secret.length, 32);
   // a vertex height with two vertices or more (a list of them has a second page)
   const vs = JSON.parse(await (await fetch(`${api.url}/v1/networks/fuji/blockchains/x-chain/vertices?pageSize=100`)).text()).vertices;

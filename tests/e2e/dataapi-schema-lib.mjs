@@ -10,6 +10,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN, tempDir, cleanup } from './lib.mjs';
 import { parseBigJson } from './devnet-lib.mjs';
+import { freshStore, dropStore } from './dataapi-lib.mjs';
 import { Avalanche, HTTPClient } from '@avalanche-sdk/chainkit';
 import * as C from '@avalanche-sdk/chainkit/models/components';
 import * as E from '@avalanche-sdk/chainkit/models/errors';
@@ -64,11 +65,13 @@ export function startProc(args, { bin = BIN, ready, timeoutMs = 120000, what = a
 // is stopped once the store holds every container of the manifest (its "caught up" line only says
 // that the node had nothing newer; batches may still be on their way into the store), so the
 // store holds exactly the devnet's history. Resolves { dir, store, manifest, genesis, devnet, close() }.
-export async function makeDataset({ txs = 2000, bin = BIN, seed = 'snowline' } = {}) {
+// backend: 'sqlite' (a file in the dataset's directory) or 'postgres' (a new database on the
+// server of $SNOWLINE_TEST_PG, dropped by close()).
+export async function makeDataset({ txs = 2000, bin = BIN, seed = 'snowline', backend = 'sqlite' } = {}) {
   const dir = tempDir('snowline-dataapi-');
   const nodeDir = join(dir, 'node');
   // ready once it has written its history (and the manifest), which follows its listening line
-  let devnet, index, api;
+  let devnet, index, api, store;
   try {
     devnet = await startProc(['devnet', '--http-port', '0', '--data-dir', nodeDir, '--network', 'fuji',
       '--devnet-seed', seed, '--devnet-txs', String(txs), '--devnet-interval-ms', '0'],
@@ -76,7 +79,7 @@ export async function makeDataset({ txs = 2000, bin = BIN, seed = 'snowline' } =
     devnet.url = devnet.match[1];
     const manifest = parseBigJson(readFileSync(join(nodeDir, 'devnet-manifest.json'), 'utf8'));
     const genesis = join(nodeDir, 'devnet-genesis.json');
-    const store = join(dir, 'index.db');
+    store = freshStore(backend, dir, 'index');
     index = await startProc(['index', '--node', devnet.url, '--store', store, '--genesis', genesis,
       '--progress', 'off'], { bin, ready: /caught up with /, what: 'snowline index' });
     api = await startApi(store, [], { bin });
@@ -91,11 +94,12 @@ export async function makeDataset({ txs = 2000, bin = BIN, seed = 'snowline' } =
     await api.stop();
     await index.stop();
     return {
-      dir, store, manifest, genesis, devnet,
-      async close() { await devnet.stop(); cleanup(dir); },
+      dir, store, manifest, genesis, devnet, backend,
+      async close() { await devnet.stop(); dropStore(store); cleanup(dir); },
     };
   } catch (e) {
     for (const p of [api, index, devnet]) if (p) await p.stop();
+    if (typeof store === 'string') dropStore(store);
     cleanup(dir);
     throw e;
   }

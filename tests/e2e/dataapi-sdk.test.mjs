@@ -18,10 +18,12 @@ import { makeDataset, startApi, sdkClient, checkBody, checkErrorBody, keyPaths, 
 import * as E from '@avalanche-sdk/chainkit/models/errors';
 
 const ALIAS = { P: 'p-chain', X: 'x-chain', C: 'c-chain' };
+// the store's backend: SQLite here; dataapi-sdk-pg.test.mjs runs this file again on PostgreSQL
+const BACKEND = process.env.SNOWLINE_SDK_BACKEND ?? 'sqlite';
 let ds, m, api, apiUp, anon, keyed, upstream, accounts, chainId;
 
 before(async () => {
-  ds = await makeDataset({ txs: 2000 });
+  ds = await makeDataset({ txs: 2000, backend: BACKEND });
   m = ds.manifest;
   accounts = m.accounts;
   chainId = { P: m.network.pChainId, X: m.network.xChainId, C: m.network.cChainId };
