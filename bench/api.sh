@@ -19,7 +19,12 @@
 #               proxy in front: on two cores a balancer would be a third server sharing them.
 #               nginx gets the same split (two wrk processes, half the connections each).
 # API servers run with --rate-anonymous 0 (no rate limit) and --log-level warn (no access log,
-# as nginx's is off).
+# as nginx's is off). Each configuration is measured twice: with the response cache (the
+# default: a page already made is served again until the store changes; every 10 s one request
+# makes it again while the others still get the old one; wrk asks for the same URLs again and
+# again, so nearly every request is a hit) and without it (--cache-mb 0: every request reads the store and renders its page). The
+# aim is judged on both rows. Before each wrk run every URL is asked once of each server (nginx
+# included), so neither starts cold.
 #
 # Knobs: BENCH_TXS BENCH_ACCOUNTS BENCH_CACHE BENCH_FRESH (lib-data.sh) BENCH_API_STORES
 # ("sqlite postgres") BENCH_API_PAGES (20) BENCH_SECONDS (10) BENCH_CONNECTIONS (64)
@@ -89,12 +94,13 @@ pg_store() {
 	store_url=${bd_pg%/postgres}/snowline
 }
 
-# api_start STORE: one `snowline api`; appends its port to api_ports
+# api_start STORE CACHE_MB: one `snowline api`; appends its port to api_ports
 api_start() {
 	local port log
 	port=$(bd_free_port)
 	log=$tmp/api-$port.log
-	"$bd_bin" api --store "$1" --http-port "$port" --rate-anonymous 0 --log-level warn >"$log" 2>&1 &
+	"$bd_bin" api --store "$1" --cache-mb "$2" --http-port "$port" --rate-anonymous 0 --log-level warn \
+		>"$log" 2>&1 &
 	local pid=$!
 	bd_pids+=("$pid")
 	if ! bd_wait_for 60 "$pid" curl -sf --max-time 2 -o /dev/null "http://127.0.0.1:$port/health"; then
@@ -139,8 +145,12 @@ save_pages() {
 load() {
 	local key=$1 pf=$2
 	shift 2
-	local k=$# i=0 port wpids=() t=$((threads / $#)) c=$((conns / $#))
+	local k=$# i=0 port wpids=() t=$((threads / $#)) c=$((conns / $#)) u
 	[ $t -ge 1 ] || t=1
+	# warm: each URL asked once on each server first (nginx's files are in the page cache too)
+	for port in "$@"; do
+		while read -r u; do curl -s --max-time 30 -o /dev/null "http://127.0.0.1:$port$u"; done <"$pf"
+	done
 	for port in "$@"; do
 		BENCH_PATHS=$pf timeout --kill-after=5 $((secs + 30)) wrk -t$t -c$c -d"${secs}s" --latency --timeout 5s \
 			-s bench/api-paths.lua "http://127.0.0.1:$port" >"$tmp/wrk-$key-$i.txt" 2>&1 &
@@ -186,7 +196,10 @@ for s in $stores; do
 	if [ $cfg = sqlite ]; then sqlite_store; else pg_store; fi || { failed=1; report+=("$label: no store"); continue; }
 	api_ports=()
 	ok=1
-	for _ in $(seq $ninst); do api_start "$store_url" || ok=0; done
+	for _ in $(seq $ninst); do api_start "$store_url" 64 || ok=0; done
+	cached_ports=("${api_ports[@]}")
+	for _ in $(seq $ninst); do api_start "$store_url" 0 || ok=0; done
+	uncached_ports=("${api_ports[@]:$ninst}")
 	[ $ok = 1 ] || { failed=1; report+=("$label: the API did not start"); continue; }
 	for l in $lists; do
 		q=query_$l
@@ -201,7 +214,8 @@ for s in $stores; do
 		for w in first all; do
 			echo "api bench: $label: $l, $([ $w = first ] && echo "page 1" || echo "pages 1-${npages[$cfg-$l]}")"
 			load "nginx-$cfg-$l-$w" "$tmp/paths/$cfg-$l-$w.nginx" "${nports[@]}"
-			load "snowline-$cfg-$l-$w" "$tmp/paths/$cfg-$l-$w.snowline" "${api_ports[@]}"
+			load "snowline-$cfg-$l-$w-cache" "$tmp/paths/$cfg-$l-$w.snowline" "${cached_ports[@]}"
+			load "snowline-$cfg-$l-$w-nocache" "$tmp/paths/$cfg-$l-$w.snowline" "${uncached_ports[@]}"
 		done
 	done
 	# stop this configuration's servers before the next one shares the cores
@@ -220,23 +234,26 @@ for r in "${report[@]}"; do
 	sqlite | postgres)
 		cfg=$r
 		[ $cfg = sqlite ] && echo "  SQLite, one snowline api:" || echo "  PostgreSQL, two snowline api (wrk split across both; nginx likewise):"
-		printf '    %-28s %8s %9s %8s %8s %9s %8s %8s %7s  %s\n' list "KB/page" "api req/s" "p50 ms" "p99 ms" \
-			"nginx r/s" "p50 ms" "p99 ms" ratio aim
+		printf '    %-28s %-9s %8s %9s %8s %8s %9s %8s %8s %7s  %s\n' list snowline "KB/page" "api req/s" "p50 ms" \
+			"p99 ms" "nginx r/s" "p50 ms" "p99 ms" ratio aim
 		for l in $lists; do
 			for w in first all; do
 				k=$cfg-$l-$w
 				what="$l, $([ $w = first ] && echo "page 1" || echo "pages 1-${npages[$cfg-$l]}")"
-				if [ -n "${rps[snowline-$k]:-}" ] && [ -n "${rps[nginx-$k]:-}" ]; then
-					awk -v w="$what" -v kb="${bytes[$k]}" -v a="${rps[snowline-$k]}" -v a5="${p50[snowline-$k]}" \
-						-v a9="${p99[snowline-$k]}" -v b="${rps[nginx-$k]}" -v b5="${p50[nginx-$k]}" \
-						-v b9="${p99[nginx-$k]}" -v e="${err[snowline-$k]}${err[nginx-$k]}" 'BEGIN {
-						r = b > 0 ? a / b : 0
-						printf "    %-28s %8.1f %9.0f %8.2f %8.2f %9.0f %8.2f %8.2f %6.2fx  %s%s\n", w, kb / 1024, a, a5, a9, b, b5, b9, r,
-							(r >= 0.3 && a9 < 10 ? "met" : "NOT met"), (e != "" ? "  (" e ")" : "") }'
-				else
-					printf '    %-28s %s\n' "$what" "not measured: ${err[snowline-$k]:-}${err[nginx-$k]:-}"
-					failed=1
-				fi
+				for c in cache nocache; do
+					s=snowline-$k-$c
+					if [ -n "${rps[$s]:-}" ] && [ -n "${rps[nginx-$k]:-}" ]; then
+						awk -v w="$what" -v c="$([ $c = cache ] && echo cached || echo uncached)" -v kb="${bytes[$k]}" \
+							-v a="${rps[$s]}" -v a5="${p50[$s]}" -v a9="${p99[$s]}" -v b="${rps[nginx-$k]}" \
+							-v b5="${p50[nginx-$k]}" -v b9="${p99[nginx-$k]}" -v e="${err[$s]}${err[nginx-$k]}" 'BEGIN {
+							r = b > 0 ? a / b : 0
+							printf "    %-28s %-9s %8.1f %9.0f %8.2f %8.2f %9.0f %8.2f %8.2f %6.2fx  %s%s\n", w, c, kb / 1024, a, a5, a9, b, b5, b9, r,
+								(r >= 0.3 && a9 < 10 ? "met" : "NOT met"), (e != "" ? "  (" e ")" : "") }'
+					else
+						printf '    %-28s %-9s %s\n' "$what" $c "not measured: ${err[$s]:-}${err[nginx-$k]:-}"
+						failed=1
+					fi
+				done
 			done
 		done
 		;;

@@ -280,6 +280,24 @@ static sl_err read_progress(sl_conn *c, int64_t out[5][3])
 	return e;
 }
 
+/* The store's generation (cache.c): every batch the indexer applies advances a cursor; genesis,
+ * applied before any batch, is the one write that does not. */
+static const sl_sql q_gen = { "SELECT kind, next FROM cursors UNION ALL "
+			      "SELECT 5, count(*) FROM meta WHERE key = 'genesis'" };
+
+static sl_err read_gen(sl_conn *c, api_gen *g)
+{
+	memset(g, 0, sizeof *g);
+	sl_stmt *s = sl_stmt_get(c, &q_gen);
+	sl_err e = s ? sl_stmt_query(s) : SL_ERR_STORE;
+	while (!e && sl_stmt_next(s, &e)) {
+		int64_t k = sl_col_i64(s, 0);
+		if (k >= 0 && k < (int64_t)SL_ARRAY_LEN(g->v))
+			g->v[k] = sl_col_i64(s, 1);
+	}
+	return e;
+}
+
 static void health(sl_api *a, sl_http_resp *resp)
 {
 	char err[256];
@@ -321,6 +339,17 @@ static void health(sl_api *a, sl_http_resp *resp)
 static void collect(void *ctx, sl_buf *out)
 {
 	sl_api *a = ctx;
+	if (a->cache) {
+		uint64_t hits, misses;
+		size_t bytes;
+		api_cache_counts(a->cache, &hits, &misses, &bytes);
+		sl_metrics_head(out, "snowline_api_cache_lookups_total",
+				"Lookups of whole responses in the cache, by result.", "counter");
+		sl_metrics_sample(out, "snowline_api_cache_lookups_total", "result", "hit", (double)hits);
+		sl_metrics_sample(out, "snowline_api_cache_lookups_total", "result", "miss", (double)misses);
+		sl_metrics_head(out, "snowline_api_cache_bytes", "Bytes the cached responses take.", "gauge");
+		sl_metrics_sample(out, "snowline_api_cache_bytes", NULL, NULL, (double)bytes);
+	}
 	char err[256];
 	int64_t prog[5][3];
 	sl_conn *c = sl_db_acquire(a->db, 2000, err);
@@ -424,12 +453,37 @@ static const char *serve(sl_api *a, const sl_http_req *req, sl_http_resp *resp, 
 		api_fail(&r, 503, "the store is busy; try again");
 		return route->name;
 	}
+	/* a GET of a cacheable route is answered by its target and the store's generation */
+	api_gen gen;
+	const char *key = NULL;
+	size_t klen = 0;
+	bool owner = false;
+	int64_t now = mono_ns() / 1000000000;
+	if (a->cache && route->cache && !read_gen(r.db, &gen)) {
+		size_t pl = strlen(req->path), ql = req->query ? strlen(req->query) : 0;
+		char *k = sl_arena_alloc(req->arena, pl + 1 + ql);
+		if (k) {
+			memcpy(k, req->path, pl);
+			k[pl] = '?';
+			if (ql)
+				memcpy(k + pl + 1, req->query, ql);
+			key = k;
+			klen = pl + 1 + ql;
+		}
+		if (key && api_cache_get(a->cache, key, klen, &gen, now, resp, &owner)) {
+			sl_db_release(a->db, r.db);
+			return route->name;
+		}
+	}
 	resp->status = route->upstream_201 && a->cfg.compat == SL_COMPAT_UPSTREAM ? 201 : 200;
 	resp->content_type = "application/json; charset=utf-8";
 	sl_jw_init(&r.w, &resp->body);
 	if (route->fn(&r) == 0 && resp->body.err)
 		api_fail(&r, 500, "the response is larger than this server sends");
 	sl_db_release(a->db, r.db);
+	if (key)
+		api_cache_put(a->cache, key, klen, &gen, now, !r.failed && resp->status == 200 ? resp : NULL,
+			      owner);
 	return route->name;
 }
 
@@ -559,7 +613,8 @@ sl_api *sl_api_new(const sl_api_config *cfg, char err[512])
 	if (cfg->keys_file && !(a->keys = api_keys_load(cfg->keys_file, err)))
 		goto fail;
 	if (!(a->limits = api_ratelimit_new()) || !(a->assets = api_assets_new()) ||
-	    !(a->pubkeys = api_pubkeys_new())) {
+	    !(a->pubkeys = api_pubkeys_new()) ||
+	    (cfg->cache_bytes && !(a->cache = api_cache_new(cfg->cache_bytes)))) {
 		snprintf(err, 512, "out of memory");
 		goto fail;
 	}
@@ -619,6 +674,7 @@ void sl_api_free(sl_api *a)
 	api_ratelimit_free(a->limits);
 	api_assets_free(a->assets);
 	api_pubkeys_free(a->pubkeys);
+	api_cache_free(a->cache);
 	sl_db_close(a->db);
 	if (a->own_metrics)
 		sl_metrics_free(a->metrics);

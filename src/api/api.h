@@ -5,8 +5,9 @@
  * Stateless: everything it serves is in the store (including the secret its
  * page tokens are signed with), so any number of API servers can serve one
  * PostgreSQL store, and a SQLite file can be served while the indexer writes
- * it. What each server keeps for itself: its rate-limit buckets and an
- * in-memory cache of immutable rows (assets).
+ * it. What each server keeps for itself: its rate-limit buckets, an
+ * in-memory cache of immutable rows (assets), and one of whole responses
+ * that lasts until the store changes (cache.c).
  *
  * Around every route (api.c): CORS, API keys (x-data-api-key, or
  * x-glacier-api-key as the official SDK sends it) and token-bucket rate
@@ -33,6 +34,7 @@ typedef struct sl_api_config {
 		key_burst; /* the same per API key, unless its line in the keys file says otherwise */
 	const char *allowed_origins; /* CORS: comma-separated origins, "*" all */
 	sl_compat compat;    /* SL_COMPAT_UPSTREAM: the hosted API's behaviour where spec 000 differs */
+	size_t cache_bytes;  /* whole responses of the read routes, until the store changes (0: none) */
 	sl_metrics *metrics; /* shared with an indexer in the same process (snowline up), or NULL */
 } sl_api_config;
 

@@ -40,6 +40,7 @@
 #define API_TOKEN_TTL_S (24 * 3600) /* page tokens expire after a day */
 #define API_TX_PAGE_MAX_UTXOS 4096  /* rule 2 of spec 000 §4.3: UTXOs in one page of txs */
 #define API_CURSOR_MAX 96	    /* bytes of a page cursor */
+#define API_CACHE_TTL_S 10	    /* a cached response is made again after this long (cache.c) */
 
 enum { API_P = 0, API_X = 1, API_C = 2 };
 #define API_CHAIN(c) (1u << (c))
@@ -107,6 +108,7 @@ typedef struct api_route {
 	int (*fn)(api_req *r);
 	bool body_addresses; /* POST: a JSON body {"addresses": "a,b,…"} */
 	bool upstream_201;   /* answers 201 under compat = upstream (spec 000 says 200) */
+	bool cache;	     /* its body depends on its target and the store only (cache.c) */
 } api_route;
 
 /* The handlers (one file per resource). */
@@ -147,6 +149,7 @@ struct sl_api {
 	struct sl_ratelimit *limits;
 	struct api_assets *assets;
 	struct api_pubkeys *pubkeys; /* recovered public keys (pubkeys.c) */
+	struct api_cache *cache;     /* whole responses (cache.c); NULL: off */
 	sl_metrics *metrics;
 	bool own_metrics;
 	sl_metric_family *m_requests, *m_latency;
@@ -250,6 +253,25 @@ void api_assets_free(struct api_assets *a);
 SL_MUST_USE bool api_pubkey(api_req *r, const uint8_t hash[32], const uint8_t sig[65], uint8_t pub[33]);
 struct api_pubkeys *api_pubkeys_new(void);
 void api_pubkeys_free(struct api_pubkeys *c);
+
+/* ---- cache.c ---- */
+/* What the store holds, named: each index's cursor (kind 0-4) and whether genesis was applied. */
+typedef struct api_gen {
+	int64_t v[6];
+} api_gen;
+struct api_cache *api_cache_new(size_t bytes); /* NULL when bytes is 0 */
+void api_cache_free(struct api_cache *c);
+/* The response made for this key at this generation, less than API_CACHE_TTL_S seconds ago (now:
+ * monotonic seconds; up to twice that while another request makes it again), into resp; false
+ * when there is none. While another request makes it, waits for that one. *owner: this request
+ * now makes it (key must stay valid until then), and must end with api_cache_put, with its
+ * response or NULL. */
+bool api_cache_get(struct api_cache *c, const char *key, size_t klen, const api_gen *gen, int64_t now,
+		   sl_http_resp *resp, bool *owner);
+/* Keep resp (NULL: nothing to keep, e.g. an error) for the key; owner: end its flight. */
+void api_cache_put(struct api_cache *c, const char *key, size_t klen, const api_gen *gen, int64_t now,
+		   const sl_http_resp *resp, bool owner);
+void api_cache_counts(struct api_cache *c, uint64_t *hits, uint64_t *misses, size_t *bytes);
 
 /* ---- utxos.c: a UTXO as every endpoint shows it ---- */
 typedef struct api_utxo {

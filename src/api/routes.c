@@ -106,17 +106,19 @@ static const api_param p_node_blocks[] = {
 	}
 
 const api_route api_routes[] = {
-	ROUTE("GET", CHAIN "/utxos", "utxos", API_ALL_CHAINS, p_utxos_get, api_get_utxos),
+	ROUTE("GET", CHAIN "/utxos", "utxos", API_ALL_CHAINS, p_utxos_get, api_get_utxos, .cache = true),
 	ROUTE("POST", CHAIN "/utxos", "utxos:post", API_ALL_CHAINS, p_utxos_post, api_post_utxos,
 	      .body_addresses = true),
-	ROUTE("GET", CHAIN "/transactions", "transactions", API_ALL_CHAINS, p_txs, api_list_transactions),
+	ROUTE("GET", CHAIN "/transactions", "transactions", API_ALL_CHAINS, p_txs, api_list_transactions,
+	      .cache = true),
 	ROUTE("GET", CHAIN "/assets/{assetId}/transactions", "asset_transactions", API_CHAIN(API_X),
-	      p_asset_txs, api_list_asset_transactions),
+	      p_asset_txs, api_list_asset_transactions, .cache = true),
 	ROUTE("GET", CHAIN "/balances", "balances", API_ALL_CHAINS, p_balances, api_get_balances),
-	ROUTE("GET", CHAIN "/vertices", "vertices", API_CHAIN(API_X), p_vertices, api_list_vertices),
+	ROUTE("GET", CHAIN "/vertices", "vertices", API_CHAIN(API_X), p_vertices, api_list_vertices,
+	      .cache = true),
 	ROUTE("GET", CHAIN "/vertices:listByHeight", "vertices_by_height", API_CHAIN(API_X),
-	      p_vertices_height, api_list_vertices_by_height),
+	      p_vertices_height, api_list_vertices_by_height, .cache = true),
 	ROUTE("GET", CHAIN "/nodes/{nodeId}/blocks", "blocks_by_node", API_ALL_CHAINS, p_node_blocks,
-	      api_list_blocks_by_node),
+	      api_list_blocks_by_node, .cache = true),
 };
 const size_t api_nroutes = SL_ARRAY_LEN(api_routes);

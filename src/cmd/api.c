@@ -15,7 +15,7 @@
 
 typedef struct api_opts {
 	const char *store, *data_dir, *host, *keys, *origins, *compat, *log_level, *config_file, *new_key;
-	uint64_t port, threads, max_body, anon_rate, key_rate;
+	uint64_t port, threads, max_body, anon_rate, key_rate, cache_mb;
 	bool help;
 } api_opts;
 
@@ -38,6 +38,8 @@ static const sl_opt opts[] = {
 	{ "rate-key", SL_OPT_U64, O(key_rate), "200", 1000000,
 	  "requests per second per API key, unless its line says (0: unlimited)" },
 	{ "allowed-origins", SL_OPT_STR, O(origins), "*", 0, "CORS: origins a browser page may call from" },
+	{ "cache-mb", SL_OPT_U64, O(cache_mb), "64", 65536,
+	  "MiB of whole responses kept until the store changes (0: none)" },
 	{ "compat", SL_OPT_STR, O(compat), "spec", 0,
 	  "'spec', or 'upstream' for the hosted Data API's behaviour where they differ" },
 	{ "log-level", SL_OPT_STR, O(log_level), "info", 0, "verbo debug trace info warn error fatal off" },
@@ -91,6 +93,7 @@ int cmd_api(int argc, char **argv)
 			     .key_rate = (double)o.key_rate,
 			     .key_burst = 2.0 * (double)o.key_rate,
 			     .allowed_origins = o.origins,
+			     .cache_bytes = (size_t)o.cache_mb << 20,
 			     .compat = compat };
 	sl_api *a = sl_api_new(&ac, err);
 	if (!a) {

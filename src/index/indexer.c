@@ -23,6 +23,7 @@
 #include "util/jsonv.h"
 #include "util/jw.h"
 #include "util/limits.h"
+#include "util/lock.h"
 #include "util/log.h"
 
 #define IX_QUEUE 3				/* batches a fetcher may derive ahead */
@@ -473,12 +474,7 @@ static void *fetch_main(void *arg)
 		f->error[0] = 0;
 		while (f->qlen == IX_QUEUE && !stopping(ix)) {
 			struct timespec until;
-			clock_gettime(CLOCK_REALTIME, &until);
-			until.tv_nsec += 100 * 1000000L;
-			if (until.tv_nsec >= 1000000000L) {
-				until.tv_sec++;
-				until.tv_nsec -= 1000000000L;
-			}
+			sl_deadline(&until, CLOCK_REALTIME, 100);
 			pthread_cond_timedwait(&ix->changed, &ix->lock, &until);
 		}
 		if (stopping(ix)) {
@@ -981,12 +977,7 @@ int sl_indexer_run(sl_indexer *ix, volatile sig_atomic_t *stop)
 			gtxs += group[ng++]->txs_total;
 		if (!ng) {
 			struct timespec until;
-			clock_gettime(CLOCK_REALTIME, &until);
-			until.tv_nsec += 50 * 1000000L;
-			if (until.tv_nsec >= 1000000000L) {
-				until.tv_sec++;
-				until.tv_nsec -= 1000000000L;
-			}
+			sl_deadline(&until, CLOCK_REALTIME, 50);
 			pthread_cond_timedwait(&ix->changed, &ix->lock, &until);
 		}
 		pthread_mutex_unlock(&ix->lock);

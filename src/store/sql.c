@@ -9,6 +9,8 @@
 #include <stdarg.h>
 #include <time.h>
 
+#include "util/lock.h"
+
 struct sl_db {
 	const sl_backend *be;
 	sl_db_config cfg;
@@ -145,13 +147,7 @@ void sl_db_close(sl_db *db)
 sl_conn *sl_db_acquire(sl_db *db, unsigned timeout_ms, char err[256])
 {
 	struct timespec until;
-	clock_gettime(CLOCK_REALTIME, &until);
-	until.tv_sec += timeout_ms / 1000;
-	until.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
-	if (until.tv_nsec >= 1000000000L) {
-		until.tv_sec++;
-		until.tv_nsec -= 1000000000L;
-	}
+	sl_deadline(&until, CLOCK_REALTIME, timeout_ms);
 	pthread_mutex_lock(&db->lock);
 	for (;;) {
 		if (db->nidle) {

@@ -116,3 +116,14 @@ void sl_lock_report(sl_buf *out)
 			    (unsigned long long)atomic_load(&st->max_wait_ns));
 	pthread_mutex_unlock(&reg_mu);
 }
+
+void sl_deadline(struct timespec *until, clockid_t clock, unsigned ms)
+{
+	clock_gettime(clock, until);
+	until->tv_sec += ms / 1000;
+	until->tv_nsec += (long)(ms % 1000) * 1000000L;
+	if (until->tv_nsec >= 1000000000L) {
+		until->tv_sec++;
+		until->tv_nsec -= 1000000000L;
+	}
+}

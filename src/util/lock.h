@@ -14,6 +14,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <time.h>
 
 #include "util/buf.h"
 
@@ -43,6 +44,10 @@ void sl_rwlock_destroy(sl_rwlock *l);
 void sl_rwlock_rdlock(sl_rwlock *l);
 void sl_rwlock_wrlock(sl_rwlock *l);
 void sl_rwlock_unlock(sl_rwlock *l);
+
+/* A deadline `ms` from now on `clock` (CLOCK_REALTIME for a default condition variable, or the
+ * clock the condition was made with), for pthread_cond_timedwait and its kin. */
+void sl_deadline(struct timespec *until, clockid_t clock, unsigned ms);
 
 /* Write the contention report of every live lock, one line per lock. */
 void sl_lock_report(sl_buf *out);

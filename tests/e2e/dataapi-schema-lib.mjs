@@ -347,11 +347,12 @@ export function readRouteTable(root = new URL('../../', import.meta.url).pathnam
     const chains = a[3] === 'API_ALL_CHAINS' ? ['P', 'X', 'C'] : [...a[3].matchAll(/API_CHAIN\(API_([PXC])\)/g)].map((m) => m[1]);
     if (!chains.length) throw new Error(`routes.c: chains '${a[3]}'`);
     if (!params[a[4]]) throw new Error(`routes.c: no parameters ${a[4]}`);
-    const r = { method: JSON.parse(a[0]), path, name: JSON.parse(a[2]), chains, params: params[a[4]], bodyAddresses: false, upstream201: false };
+    const r = { method: JSON.parse(a[0]), path, name: JSON.parse(a[2]), chains, params: params[a[4]], bodyAddresses: false, upstream201: false, cache: false };
     for (const x of a.slice(6)) {
       const [, k, v] = /^\.(\w+)\s*=\s*(\w+)$/.exec(x) ?? [];
       if (k === 'body_addresses') r.bodyAddresses = v === 'true';
       else if (k === 'upstream_201') r.upstream201 = v === 'true';
+      else if (k === 'cache') r.cache = v === 'true';
       else throw new Error(`routes.c: unknown route field '${x}'`);
     }
     routes.push(r);
