@@ -245,7 +245,7 @@ for r in "${report[@]}"; do
 					if [ -n "${rps[$s]:-}" ] && [ -n "${rps[nginx-$k]:-}" ]; then
 						awk -v w="$what" -v c="$([ $c = cache ] && echo cached || echo uncached)" -v kb="${bytes[$k]}" \
 							-v a="${rps[$s]}" -v a5="${p50[$s]}" -v a9="${p99[$s]}" -v b="${rps[nginx-$k]}" \
-							-v b5="${p50[nginx-$k]}" -v b9="${p99[nginx-$k]}" -v e="${err[$s]}${err[nginx-$k]}" 'BEGIN {
+							-v b5="${p50[nginx-$k]}" -v b9="${p99[nginx-$k]}" -v e="${err[$s]:+snowline: ${err[$s]}}${err[nginx-$k]:+nginx: ${err[nginx-$k]}}" 'BEGIN {
 							r = b > 0 ? a / b : 0
 							printf "    %-28s %-9s %8.1f %9.0f %8.2f %8.2f %9.0f %8.2f %8.2f %6.2fx  %s%s\n", w, c, kb / 1024, a, a5, a9, b, b5, b9, r,
 								(r >= 0.3 && a9 < 10 ? "met" : "NOT met"), (e != "" ? "  (" e ")" : "") }'

@@ -952,9 +952,6 @@ static const sl_sql q_latest_asc = {
 };
 static const sl_sql q_latest_desc = { "SELECT seq, ts, type FROM txs WHERE chain = ? AND seq < ? "
 				      "ORDER BY seq DESC LIMIT ?" };
-static const sl_sql q_tx = {
-	"SELECT id, ts, type, height, block, bytes FROM txs WHERE chain = ? AND seq = ?"
-};
 static const sl_sql q_asset_known = { "SELECT 1 FROM assets WHERE id = ?" };
 
 /* A source of seqs in the list's order: a statement of one of these shapes. */
@@ -1017,34 +1014,70 @@ static sl_err fill(api_req *r, source *s, size_t want, const filter *f, bool des
 }
 
 /* Render one tx of the page (by its seq); returns its UTXO count through count. */
-static int render_tx(api_req *r, int chain, uint64_t seq, size_t *count)
+/*
+ * The rows of a page's txs, TX_BATCH a query (on PostgreSQL each query is a round trip; a page
+ * was one query per tx). A short batch repeats its first seq.
+ */
+#define TX_BATCH 16
+static const sl_sql q_tx_batch = {
+	"SELECT seq, id, ts, type, height, block, bytes FROM txs WHERE chain = ? AND seq IN "
+	"(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+};
+
+static sl_err read_txrows(api_req *r, int chain, const uint64_t *seq, size_t n, txrow *rows)
 {
-	sl_stmt *s = sl_stmt_get(r->db, &q_tx);
-	if (!s)
-		return api_fail_store(r, SL_ERR_STORE);
-	sl_bind_i64(s, 0, chain);
-	sl_bind_i64(s, 1, (int64_t)seq);
-	sl_err e = sl_stmt_query(s);
-	if (e || !sl_stmt_next(s, &e))
-		return e ? api_fail_store(r, e) : 0; /* gone? it cannot be: rows are never deleted */
-	txrow t = { .seq = seq, .ts = sl_col_i64(s, 1), .type = (uint32_t)sl_col_i64(s, 2) };
-	size_t n;
-	const uint8_t *p = sl_col_blob(s, 0, &n);
-	if (n == 32)
-		memcpy(t.id, p, 32);
-	t.in_block = !sl_col_null(s, 3);
-	t.height = (uint64_t)sl_col_i64(s, 3);
-	p = sl_col_blob(s, 4, &n);
-	if (p && n == 32)
-		memcpy(t.block, p, 32);
-	p = sl_col_blob(s, 5, &n);
-	if (!(t.bytes = sl_arena_alloc(r->arena, n ? n : 1)))
-		return api_fail(r, 500, "out of memory");
-	memcpy(t.bytes, p, n);
-	t.len = n;
-	return chain == API_P	? render_p(r, &t, count)
-	       : chain == API_X ? render_x(r, &t, count)
-				: render_c(r, &t, count);
+	bool oom = false;
+	for (size_t i = 0; i < n; i++)
+		rows[i] = (txrow){ .seq = seq[i] };
+	for (size_t b = 0; b < n; b += TX_BATCH) {
+		size_t m = SL_MIN((size_t)TX_BATCH, n - b);
+		sl_stmt *s = sl_stmt_get(r->db, &q_tx_batch);
+		if (!s)
+			return SL_ERR_STORE;
+		sl_bind_i64(s, 0, chain);
+		for (size_t i = 0; i < TX_BATCH; i++)
+			sl_bind_i64(s, (int)i + 1, (int64_t)seq[b + (i < m ? i : 0)]);
+		sl_err e = sl_stmt_query(s);
+		while (!e && sl_stmt_next(s, &e)) {
+			uint64_t q = (uint64_t)sl_col_i64(s, 0);
+			txrow *t = NULL;
+			for (size_t i = b; i < b + m && !t; i++)
+				if (rows[i].seq == q)
+					t = &rows[i];
+			if (!t)
+				continue;
+			size_t len;
+			const uint8_t *p = sl_col_blob(s, 1, &len);
+			if (len == 32)
+				memcpy(t->id, p, 32);
+			t->ts = sl_col_i64(s, 2);
+			t->type = (uint32_t)sl_col_i64(s, 3);
+			t->in_block = !sl_col_null(s, 4);
+			t->height = (uint64_t)sl_col_i64(s, 4);
+			p = sl_col_blob(s, 5, &len);
+			if (p && len == 32)
+				memcpy(t->block, p, 32);
+			p = sl_col_blob(s, 6, &len);
+			if (!(t->bytes = sl_arena_alloc(r->arena, len ? len : 1))) {
+				oom = true; /* read on to the end: a query left mid-way holds its snapshot */
+				continue;
+			}
+			memcpy(t->bytes, p, len);
+			t->len = len;
+		}
+		if (e || oom)
+			return e ? e : SL_ERR_NOMEM;
+	}
+	return SL_OK;
+}
+
+static int render_tx(api_req *r, int chain, const txrow *t, size_t *count)
+{
+	if (!t->bytes)
+		return 0; /* gone? it cannot be: rows are never deleted */
+	return chain == API_P	? render_p(r, t, count)
+	       : chain == API_X ? render_x(r, t, count)
+				: render_c(r, t, count);
 }
 
 /* Merge the sources into a page of txs of `chain`, rendered; "transactions" and the next token. */
@@ -1057,13 +1090,12 @@ static int page_of(api_req *r, int chain, source *src, size_t nsrc, const filter
 		if (e)
 			return api_fail_store(r, e);
 	}
-	sl_jw_obj(&r->w);
-	sl_jw_key(&r->w, "transactions");
-	sl_jw_arr(&r->w);
-	size_t shown = 0, utxos = 0;
-	uint64_t last = 0;
-	bool more = false, any = false;
-	for (;;) {
+	/* the page's order: the sources merged, up to one past the page */
+	uint64_t *order = sl_arena_array(r->arena, page + 1, sizeof *order);
+	if (!order)
+		return api_fail(r, 500, "out of memory");
+	size_t k = 0;
+	while (k <= page) {
 		uint64_t best = 0;
 		bool found = false;
 		for (size_t i = 0; i < nsrc; i++)
@@ -1077,14 +1109,29 @@ static int page_of(api_req *r, int chain, source *src, size_t nsrc, const filter
 		for (size_t i = 0; i < nsrc; i++)
 			while (src[i].at < src[i].n && src[i].seq[src[i].at] == best)
 				src[i].at++; /* the same tx from two addresses: once */
-		if (shown == page) {
-			more = true;
-			break;
-		}
+		order[k++] = best;
+	}
+	bool more = k > page;
+	for (size_t i = 0; !more && i < nsrc; i++)
+		more = src[i].n > page; /* a source had rows past what it read */
+	size_t n = SL_MIN(k, page);
+	txrow *rows = n ? sl_arena_array(r->arena, n, sizeof *rows) : NULL;
+	if (n && !rows)
+		return api_fail(r, 500, "out of memory");
+	sl_err e = read_txrows(r, chain, order, n, rows);
+	if (e)
+		return api_fail_store(r, e);
+	sl_jw_obj(&r->w);
+	sl_jw_key(&r->w, "transactions");
+	sl_jw_arr(&r->w);
+	size_t utxos = 0;
+	uint64_t last = 0;
+	bool any = false;
+	for (size_t j = 0; j < n; j++) {
 		/* rule 2: a page stops before the tx whose UTXOs would pass the cap */
 		size_t mark = r->w.out->len, count = 0;
 		sl_jw saved = r->w;
-		if (render_tx(r, chain, best, &count))
+		if (render_tx(r, chain, &rows[j], &count))
 			return -1;
 		if (any && utxos + count > API_TX_PAGE_MAX_UTXOS) {
 			r->w.out->len = mark;
@@ -1094,12 +1141,9 @@ static int page_of(api_req *r, int chain, source *src, size_t nsrc, const filter
 			break;
 		}
 		utxos += count;
-		shown++;
-		last = best;
+		last = rows[j].seq;
 		any = true;
 	}
-	for (size_t i = 0; !more && i < nsrc; i++)
-		more = src[i].n > page || (src[i].at < src[i].n);
 	sl_jw_arr_end(&r->w);
 	if (more && any) {
 		uint8_t c[8];
