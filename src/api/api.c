@@ -458,8 +458,9 @@ static const char *serve(sl_api *a, const sl_http_req *req, sl_http_resp *resp, 
 	const char *key = NULL;
 	size_t klen = 0;
 	bool owner = false;
-	int64_t now = mono_ns() / 1000000000;
+	int64_t now = 0;
 	if (a->cache && route->cache && !read_gen(r.db, &gen)) {
+		now = mono_ns() / 1000000000;
 		size_t pl = strlen(req->path), ql = req->query ? strlen(req->query) : 0;
 		char *k = sl_arena_alloc(req->arena, pl + 1 + ql);
 		if (k) {

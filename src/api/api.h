@@ -22,6 +22,8 @@
 #include "util/compat.h"
 #include "util/metrics.h"
 
+#define SL_API_CACHE_MB 64 /* the response cache's default size, MiB */
+
 typedef struct sl_api_config {
 	const char *store_url;
 	const char *host;
@@ -34,7 +36,8 @@ typedef struct sl_api_config {
 		key_burst; /* the same per API key, unless its line in the keys file says otherwise */
 	const char *allowed_origins; /* CORS: comma-separated origins, "*" all */
 	sl_compat compat;    /* SL_COMPAT_UPSTREAM: the hosted API's behaviour where spec 000 differs */
-	size_t cache_bytes;  /* whole responses of the read routes, until the store changes (0: none) */
+	size_t cache_bytes;  /* whole responses of the read routes, until the store changes (0: none;
+				snowline api --cache-mb, SL_API_CACHE_MB by default) */
 	sl_metrics *metrics; /* shared with an indexer in the same process (snowline up), or NULL */
 } sl_api_config;
 

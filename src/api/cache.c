@@ -74,10 +74,8 @@ struct api_cache {
 
 static uint64_t hash_of(const char *k, size_t n)
 {
-	uint64_t h = 0xcbf29ce484222325u; /* FNV-1a */
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (uint8_t)k[i]) * 0x100000001b3u;
-	return h ^ (h >> 29);
+	uint64_t h = sl_fnv1a(SL_FNV_OFFSET, k, n);
+	return h ^ (h >> 29); /* the low bits pick the slot */
 }
 
 struct api_cache *api_cache_new(size_t bytes)
@@ -154,15 +152,15 @@ void api_cache_free(struct api_cache *c)
 	free(c);
 }
 
-static flight *in_flight(struct api_cache *c, uint64_t h, const char *key, size_t klen, const api_gen *gen)
+static bool in_flight(const struct api_cache *c, uint64_t h, const char *key, size_t klen, const api_gen *gen)
 {
 	for (size_t i = 0; i < FLIGHTS; i++) {
-		flight *f = &c->fl[i];
+		const flight *f = &c->fl[i];
 		if (f->key && f->hash == h && f->klen == klen && !memcmp(f->key, key, klen) &&
 		    !memcmp(&f->gen, gen, sizeof *gen))
-			return f;
+			return true;
 	}
-	return NULL;
+	return false;
 }
 
 bool api_cache_get(struct api_cache *c, const char *key, size_t klen, const api_gen *gen, int64_t now,
@@ -182,7 +180,7 @@ bool api_cache_get(struct api_cache *c, const char *key, size_t klen, const api_
 			drop(c, e); /* the store moved on, or it is far too old */
 			e = NULL;
 		}
-		bool flying = in_flight(c, h, key, klen, gen) != NULL;
+		bool flying = in_flight(c, h, key, klen, gen);
 		/* an entry past its TTL still says what the store holds: it answers while another
 		 * request makes it again, and it is made again by the first request to find it so */
 		if (e && (age < API_CACHE_TTL_S || flying)) {

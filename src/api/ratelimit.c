@@ -36,9 +36,7 @@ static int64_t mono_ns(void)
 
 static uint64_t hash(const char *s)
 {
-	uint64_t h = 1469598103934665603ull;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
+	uint64_t h = sl_fnv1a(SL_FNV_OFFSET, s, strlen(s));
 	return h ? h : 1;
 }
 

@@ -1013,7 +1013,6 @@ static sl_err fill(api_req *r, source *s, size_t want, const filter *f, bool des
 	return SL_OK;
 }
 
-/* Render one tx of the page (by its seq); returns its UTXO count through count. */
 /*
  * The rows of a page's txs, TX_BATCH a query (on PostgreSQL each query is a round trip; a page
  * was one query per tx). A short batch repeats its first seq.
@@ -1071,6 +1070,7 @@ static sl_err read_txrows(api_req *r, int chain, const uint64_t *seq, size_t n, 
 	return SL_OK;
 }
 
+/* Render one tx of the page; returns its UTXO count through count. */
 static int render_tx(api_req *r, int chain, const txrow *t, size_t *count)
 {
 	if (!t->bytes)

@@ -38,7 +38,7 @@ static const sl_opt opts[] = {
 	{ "rate-key", SL_OPT_U64, O(key_rate), "200", 1000000,
 	  "requests per second per API key, unless its line says (0: unlimited)" },
 	{ "allowed-origins", SL_OPT_STR, O(origins), "*", 0, "CORS: origins a browser page may call from" },
-	{ "cache-mb", SL_OPT_U64, O(cache_mb), "64", 65536,
+	{ "cache-mb", SL_OPT_U64, O(cache_mb), "64" /* SL_API_CACHE_MB */, 65536,
 	  "MiB of whole responses kept until the store changes (0: none)" },
 	{ "compat", SL_OPT_STR, O(compat), "spec", 0,
 	  "'spec', or 'upstream' for the hosted Data API's behaviour where they differ" },

@@ -329,7 +329,7 @@ int cmd_up(int argc, char **argv)
 			     .key_rate = 200,
 			     .key_burst = 400,
 			     .allowed_origins = o.origins,
-			     .cache_bytes = (size_t)64 << 20,
+			     .cache_bytes = (size_t)SL_API_CACHE_MB << 20,
 			     .compat = compat,
 			     .metrics = metrics };
 	sl_api *api = sl_api_new(&ac, err);

@@ -42,13 +42,7 @@ struct sl_routes {
 	size_t nreserved, capreserved;
 };
 
-static uint64_t hash(const char *s)
-{
-	uint64_t h = 1469598103934665603ull;
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 1099511628211ull;
-	return h;
-}
+static uint64_t hash(const char *s) { return sl_fnv1a(SL_FNV_OFFSET, s, strlen(s)); }
 
 sl_routes *sl_routes_new(void) { return calloc(1, sizeof(sl_routes)); }
 

@@ -47,6 +47,17 @@ static inline void sl_put_be64(uint8_t *p, uint64_t v)
 	sl_put_be32(p + 4, (uint32_t)v);
 }
 
+/* FNV-1a, 64-bit, over n bytes, continuing from h (start with SL_FNV_OFFSET): the hash of the
+ * in-memory tables keyed by strings (routes, rate-limit buckets, metric series, cached responses). */
+#define SL_FNV_OFFSET 1469598103934665603ull
+static inline uint64_t sl_fnv1a(uint64_t h, const void *p, size_t n)
+{
+	const uint8_t *b = p;
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * 1099511628211ull;
+	return h;
+}
+
 /* A byte span that does not own its memory. */
 typedef struct sl_span {
 	const uint8_t *p;

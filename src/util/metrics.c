@@ -115,12 +115,10 @@ sl_metric_family *sl_metric_family_add(sl_metrics *m, const char *name, const ch
 
 static uint64_t hash_values(const sl_metric_family *f, const char *const *v)
 {
-	uint64_t h = 1469598103934665603ull;
-	for (size_t i = 0; i < f->nlabels; i++) {
-		for (const char *p = v[i]; *p; p++)
-			h = (h ^ (unsigned char)*p) * 1099511628211ull;
-		h = (h ^ 0xff) * 1099511628211ull;
-	}
+	static const uint8_t sep = 0xff;
+	uint64_t h = SL_FNV_OFFSET;
+	for (size_t i = 0; i < f->nlabels; i++)
+		h = sl_fnv1a(sl_fnv1a(h, v[i], strlen(v[i])), &sep, 1);
 	return h;
 }
 
