@@ -43,3 +43,118 @@ size_t sl_l1_validation_ids(const sl_pchain_utx *u, uint8_t (*out)[32], size_t m
 	default: return 0;
 	}
 }
+
+/* ---- ACP-77's continuous fee -------------------------------------------------- */
+
+/* 256-bit unsigned integers, little-endian 64-bit limbs: just what the price needs. */
+typedef struct u256 {
+	uint64_t w[4];
+} u256;
+typedef unsigned __int128 u128;
+
+static u256 u256_of(uint64_t v) { return (u256){ { v, 0, 0, 0 } }; }
+
+static void u256_add(u256 *a, const u256 *b)
+{
+	u128 carry = 0;
+	for (int i = 0; i < 4; i++) {
+		u128 s = (u128)a->w[i] + b->w[i] + carry;
+		a->w[i] = (uint64_t)s;
+		carry = s >> 64;
+	}
+}
+
+static void u256_mul(u256 *a, uint64_t m) /* modulo 2^256: callers stay below it */
+{
+	u128 carry = 0;
+	for (int i = 0; i < 4; i++) {
+		u128 p = (u128)a->w[i] * m + carry;
+		a->w[i] = (uint64_t)p;
+		carry = p >> 64;
+	}
+}
+
+static void u256_div(u256 *a, uint64_t d) /* d > 0 */
+{
+	u128 rem = 0;
+	for (int i = 3; i >= 0; i--) {
+		u128 cur = rem << 64 | a->w[i];
+		a->w[i] = (uint64_t)(cur / d);
+		rem = cur % d;
+	}
+}
+
+static int u256_cmp(const u256 *a, const u256 *b)
+{
+	for (int i = 3; i >= 0; i--)
+		if (a->w[i] != b->w[i])
+			return a->w[i] < b->w[i] ? -1 : 1;
+	return 0;
+}
+
+static bool u256_zero(const u256 *a) { return !(a->w[0] | a->w[1] | a->w[2] | a->w[3]); }
+
+/*
+ * minPrice · e^(excess / K) by the Taylor series in integers, as avalanchego's
+ * gas.CalculatePrice computes it (the "fake exponential"): the sum of
+ * minPrice·K·(excess/K)^i / i!, each term from the last, divided by K at the
+ * end; MaxUint64 once the sum reaches K·MaxUint64.
+ */
+uint64_t sl_gas_price(uint64_t min_price, uint64_t excess, uint64_t k)
+{
+	if (!k)
+		return 0; /* as uint256's division by zero: 0 */
+	u256 out = u256_of(0), acc = u256_of(min_price), max = u256_of(k);
+	u256_mul(&acc, k);
+	u256_mul(&max, UINT64_MAX);
+	for (uint64_t i = 1; !u256_zero(&acc); i++) {
+		u256_add(&out, &acc);
+		if (u256_cmp(&out, &max) >= 0)
+			return UINT64_MAX;
+		u256_mul(&acc, excess);
+		u256_div(&acc, k);
+		u256_div(&acc, i);
+	}
+	u256_div(&out, k);
+	return out.w[0];
+}
+
+static uint64_t sat_add(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
+static uint64_t sat_mul(uint64_t a, uint64_t b) { return b && a > UINT64_MAX / b ? UINT64_MAX : a * b; }
+
+sl_l1_fee_state sl_l1_fee_advance(sl_l1_fee_state s, uint64_t target, uint64_t seconds)
+{
+	if (s.current < target) {
+		uint64_t drop = sat_mul(target - s.current, seconds);
+		s.excess = drop >= s.excess ? 0 : s.excess - drop;
+	} else if (s.current > target) {
+		s.excess = sat_add(s.excess, sat_mul(s.current - target, seconds));
+	}
+	return s;
+}
+
+uint64_t sl_l1_fee_cost(sl_l1_fee_state s, const sl_l1_fee_config *c, uint64_t seconds)
+{
+	if (s.current == c->target)
+		return sat_mul(seconds, sl_gas_price(c->min_price, s.excess, c->excess_k));
+	uint64_t cost = 0;
+	for (uint64_t i = 0; i < seconds; i++) {
+		s = sl_l1_fee_advance(s, c->target, 1);
+		/* excess that reaches 0 stays there: the rest is at the minimum price */
+		if (!s.excess)
+			return sat_add(cost, sat_mul(c->min_price, seconds - i));
+		cost = sat_add(cost, sl_gas_price(c->min_price, s.excess, c->excess_k));
+	}
+	return cost;
+}
+
+bool sl_l1_fee_config_of(uint32_t network_id, sl_l1_fee_config *c)
+{
+	/* avalanchego genesis/genesis_{mainnet,fuji,local}.go, ValidatorFeeConfig */
+	switch (network_id) {
+	case 1: *c = (sl_l1_fee_config){ 20000, 10000, 512, 1246488515 }; return true;
+	case 5: *c = (sl_l1_fee_config){ 20000, 10000, 512, 51937021 }; return true;
+	case 12345: *c = (sl_l1_fee_config){ 20000, 10000, 1, 865617 }; return true;
+	default: return false;
+	}
+}
