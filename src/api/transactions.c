@@ -516,13 +516,18 @@ static int render_p(api_req *r, const txrow *t, size_t *count)
 		f.outs[f.nout_lists++] = (out_list){ u->exported, u->nexported, src, false };
 	if (u->nstake)
 		f.outs[f.nout_lists++] = (out_list){ u->stake, u->nstake, API_P, true };
+	/* an L1 validator's removal refunds its remaining balance after the outputs (index.md) */
+	bool refund = u->type_id == SL_P_DISABLE_L1_VALIDATOR_TX ||
+		      u->type_id == SL_P_SET_L1_VALIDATOR_WEIGHT_TX;
+	f.extra = refund;
 	sl_err e = SL_OK;
 	/* value: the nAVAX of the UTXOs it makes but stake (OpenAPI: "present in the newly created
-	 * UTXOs"), so a RewardValidatorTx's is its reward UTXOs (it has no outputs of its own) */
+	 * UTXOs"), so a RewardValidatorTx's is its reward UTXOs (it has no outputs of its own), and a
+	 * refund counts (these txs stake nothing, so every UTXO they make is value) */
 	sums value = { 0 }, burned = { 0 }, staked = { 0 }, l1 = { 0 };
 	bool reward = u->type_id == SL_P_REWARD_VALIDATOR_TX;
 	render_utxos(r, t, &f, true, API_P, count, &e, NULL, 0, NULL, reward ? u->tx_id : NULL,
-		     CONSUMED | EMITTED, NULL, reward ? &value : NULL);
+		     CONSUMED | EMITTED, NULL, reward || refund ? &value : NULL);
 	if (e)
 		return api_fail_store(r, e);
 	sums in = { 0 }, out = { 0 };
@@ -532,8 +537,10 @@ static int render_p(api_req *r, const txrow *t, size_t *count)
 	for (uint32_t l = 0; l < f.nout_lists; l++)
 		for (uint32_t i = 0; i < f.outs[l].n; i++) {
 			sum_add(&out, f.outs[l].v[i].asset_id, f.outs[l].v[i].out.amount);
-			sum_add(f.outs[l].stake ? &staked : &value, f.outs[l].v[i].asset_id,
-				f.outs[l].v[i].out.amount);
+			if (f.outs[l].stake)
+				sum_add(&staked, f.outs[l].v[i].asset_id, f.outs[l].v[i].out.amount);
+			else if (!refund) /* a refund tx's value came from rendering, above */
+				sum_add(&value, f.outs[l].v[i].asset_id, f.outs[l].v[i].out.amount);
 		}
 	uint64_t l1_balance = 0;
 	if (u->type_id == SL_P_CONVERT_SUBNET_TO_L1_TX)

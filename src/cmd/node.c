@@ -206,6 +206,8 @@ sl_node *cmd_node_open(int argc, char **argv, int *rc_out)
 		nc.network_id = dsrc.cfg.network_id;
 		producer = sl_devnet_producer(&dsrc);
 		nc.producer = &producer;
+		nc.has_l1_fee = true;
+		sl_devnet_l1_fee(dsrc.cfg.network, &nc.l1_fee);
 		/* The devnet's chains: ids of its network, or derived from the seed for a local one. */
 		sl_devnet_chain_id_of(&dsrc.cfg, 'X', devnet_ids[0]);
 		sl_devnet_chain_id_of(&dsrc.cfg, 'C', devnet_ids[1]);

@@ -158,3 +158,9 @@ bool sl_l1_fee_config_of(uint32_t network_id, sl_l1_fee_config *c)
 	default: return false;
 	}
 }
+
+int64_t sl_l1_etna_time(uint32_t network_id)
+{
+	/* avalanchego upgrade/upgrade.go: 2024-12-16 17:00 UTC, 2024-11-25 16:00 UTC */
+	return network_id == 1 ? 1734368400 : network_id == 5 ? 1732550400 : 0;
+}

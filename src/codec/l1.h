@@ -48,5 +48,8 @@ sl_l1_fee_state sl_l1_fee_advance(sl_l1_fee_state s, uint64_t target, uint64_t s
 uint64_t sl_l1_fee_cost(sl_l1_fee_state s, const sl_l1_fee_config *c, uint64_t seconds);
 /* The configuration of mainnet (1), Fuji (5) and avalanchego's local network (12345). */
 bool sl_l1_fee_config_of(uint32_t network_id, sl_l1_fee_config *c);
+/* When Etna activated on mainnet (1) and Fuji (5), unix seconds: fees accrue from then; 0 for
+ * any other network. */
+int64_t sl_l1_etna_time(uint32_t network_id);
 
 #endif

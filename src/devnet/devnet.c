@@ -73,6 +73,13 @@ bool sl_devnet_network_parse(const char *s, sl_devnet_network *out)
 	return false;
 }
 
+void sl_devnet_l1_fee(sl_devnet_network n, sl_l1_fee_config *out)
+{
+	if (!sl_l1_fee_config_of(sl_devnet_network_id(n), out))
+		*out = (sl_l1_fee_config){ 20000, 10000, 0, 865617 };
+	out->min_price = DN_L1_FEE_RATE;
+}
+
 uint32_t sl_devnet_network_id(sl_devnet_network n)
 {
 	return (unsigned)n < SL_ARRAY_LEN(networks) ? networks[n].id : 0;

@@ -18,6 +18,7 @@
 #ifndef SL_DEVNET_H
 #define SL_DEVNET_H
 
+#include "codec/l1.h"
 #include "store/containers.h"
 #include "util/buf.h"
 
@@ -32,6 +33,15 @@ typedef enum sl_devnet_network { SL_DEVNET_LOCAL, SL_DEVNET_FUJI, SL_DEVNET_MAIN
 const char *sl_devnet_network_name(sl_devnet_network n); /* "local", "fuji", "mainnet" */
 bool sl_devnet_network_parse(const char *s, sl_devnet_network *out);
 uint32_t sl_devnet_network_id(sl_devnet_network n); /* 12345, 5, 1 */
+
+/*
+ * The L1 validator fee its P-chain charges: Etna's minimum price, 512 nAVAX a
+ * second per active validator, on every network (the devnet's L1 validators
+ * stay far below the target, so the price never rises), with the network's
+ * capacity, target and K (avalanchego's local network for local).
+ */
+#define DN_L1_FEE_RATE 512u
+void sl_devnet_l1_fee(sl_devnet_network n, sl_l1_fee_config *out);
 
 typedef struct sl_devnet_config {
 	const char *seed; /* any text; the whole history follows from it */

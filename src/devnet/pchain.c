@@ -37,7 +37,7 @@
  *     next (or at len(outs) + len(stake) on an Abort); before Cortina the
  *     delegatee's fee is paid at the delegator's reward, at the next index;
  *   - fees are dn_fee()'s static fees; L1 validator balances leave the UTXO
- *     set and are charged DN_P_L1_FEE_RATE nAVAX per second while active
+ *     set and are charged DN_L1_FEE_RATE nAVAX per second while active
  *     (Etna's minimum price, which holds while the L1 validator count is far
  *     below target); removing or disabling returns what is left to the
  *     remaining-balance owner at (removing tx id, len(outs)).
@@ -56,7 +56,6 @@
 #include "util/limits.h"
 
 #define DAY (24ull * 3600)
-#define DN_P_L1_FEE_RATE 512u /* nAVAX per second per active L1 validator */
 #define GENESIS_VALIDATOR_DAYS 365u
 #define L1_POOL 16u /* the last nodes validate L1s only */
 #define MAX_STAKE 2u
@@ -395,7 +394,7 @@ static uint64_t l1_balance(const p_l1val *v, uint64_t t)
 {
 	if (v->removed || v->disabled || t <= v->since)
 		return v->removed || v->disabled ? 0 : v->deposit;
-	uint64_t fee = (t - v->since) * DN_P_L1_FEE_RATE;
+	uint64_t fee = (t - v->since) * DN_L1_FEE_RATE;
 	return fee >= v->deposit ? 0 : v->deposit - fee;
 }
 
@@ -406,7 +405,7 @@ static uint64_t l1_runs_out(const p_l1val *v)
 {
 	if (v->removed || v->disabled || v->deposit == 0)
 		return UINT64_MAX;
-	return v->since + (v->deposit + DN_P_L1_FEE_RATE - 1) / DN_P_L1_FEE_RATE;
+	return v->since + (v->deposit + DN_L1_FEE_RATE - 1) / DN_L1_FEE_RATE;
 }
 
 /* Restart the fee clock at t (before a balance change). */
@@ -2631,7 +2630,7 @@ void dn_p_manifest(const dn_world *w, sl_jw *j)
 	sl_jw_key(j, "genesis");
 	jw_genesis(j, w, p);
 	sl_jw_key(j, "l1FeeRate");
-	sl_jw_u64(j, DN_P_L1_FEE_RATE);
+	sl_jw_u64(j, DN_L1_FEE_RATE);
 	sl_jw_key(j, "pendingDuringHistory");
 	sl_jw_u64(j, p->npending_ever);
 	sl_jw_key(j, "pendingAtDurango");

@@ -7,6 +7,7 @@
 
 #include "codec/atomic.h"
 #include "codec/coreth.h"
+#include "codec/l1.h"
 #include "codec/pchain.h"
 #include "codec/proposervm.h"
 #include "codec/xchain.h"
@@ -34,6 +35,8 @@ void ix_batch_release(ix_batch *b)
 	free(b->asset_txs.v);
 	free(b->stakers.v);
 	free(b->stake_ends.v);
+	free(b->pevents.v);
+	free(b->l1_txs.v);
 	sl_arena_release(&b->arena);
 	sl_buf_release(&b->data);
 	*b = (ix_batch){ 0 };
@@ -171,6 +174,13 @@ static sl_span owner_blob(ix_batch *b, const sl_owners *o)
 	return sl_span_of(p, n);
 }
 
+/* An owner without locktime (ACP-77's PChainOwner) as the same blob. */
+static sl_span owner_blob2(ix_batch *b, uint32_t threshold, uint32_t naddrs, const uint8_t *addrs)
+{
+	sl_owners o = { .threshold = threshold, .naddrs = naddrs, .addrs = addrs };
+	return owner_blob(b, &o);
+}
+
 static const uint8_t primary_subnet[32];
 
 /* A block's proposervm wrapper. Its id is copied into the batch: the decoded wrapper is the
@@ -194,6 +204,138 @@ static bool wrap(ix_batch *b, ix_block *blk, const sl_proposervm_block *outer)
 }
 
 /* ---- P-chain ------------------------------------------------------------------ */
+
+static ix_pevent *add_pevent(ix_batch *b, ix_pe_kind kind, const ix_where *at, const uint8_t *id)
+{
+	ix_pevent *e = IX_PUSH(b, b->pevents);
+	if (e) {
+		e->kind = kind;
+		e->at = *at;
+		e->id = id;
+		e->tx = id;
+	}
+	return e;
+}
+
+/*
+ * What a tx changes of the P-chain's subnets, chains and L1 validators, and
+ * the l1_txs rows of every validation it is about. `id` is the tx id, nouts
+ * its base outputs (a refund follows them).
+ */
+static sl_err p_state(ix_batch *b, const sl_pchain_utx *u, const uint8_t *id, const ix_where *at,
+		      uint32_t nouts, char err[256])
+{
+	ix_pevent *e = NULL;
+	switch (u->type_id) {
+	case SL_P_CREATE_SUBNET_TX:
+		if ((e = add_pevent(b, IX_PE_SUBNET, at, id)))
+			e->owner = owner_blob(b, &u->owner);
+		break;
+	case SL_P_TRANSFER_SUBNET_OWNERSHIP_TX:
+		if ((e = add_pevent(b, IX_PE_OWNER, at, u->subnet_id)))
+			e->owner = owner_blob(b, &u->owner);
+		break;
+	case SL_P_CREATE_CHAIN_TX:
+		if ((e = add_pevent(b, IX_PE_CHAIN, at, id))) {
+			e->subnet = u->subnet_id;
+			e->name = u->chain_name;
+			e->vm = u->vm_id;
+			e->genesis = u->genesis;
+		}
+		break;
+	case SL_P_CONVERT_SUBNET_TO_L1_TX:
+		if ((e = add_pevent(b, IX_PE_CONVERT, at, id))) {
+			e->subnet = u->subnet_id;
+			e->manager_chain = u->manager_chain_id;
+			e->manager_addr = u->manager_address;
+		}
+		for (uint32_t i = 0; i < u->nvalidators; i++) {
+			const sl_l1_validator *v = &u->validators[i];
+			uint8_t *vid = sl_arena_alloc(&b->arena, 32);
+			if (!vid || !(e = add_pevent(b, IX_PE_L1_ADD, at, vid)))
+				return b->err = SL_ERR_NOMEM;
+			sl_pchain_l1_validation_id(u->subnet_id, i, vid);
+			e->tx = id;
+			e->subnet = u->subnet_id;
+			e->node = v->node_id;
+			e->weight = v->weight;
+			e->amount = v->balance;
+			e->bls_key = v->public_key;
+			e->owner = owner_blob2(b, v->remaining_balance_owner.threshold,
+					       v->remaining_balance_owner.naddrs,
+					       v->remaining_balance_owner.addrs);
+			e->owner2 = owner_blob2(b, v->deactivation_owner.threshold,
+						v->deactivation_owner.naddrs, v->deactivation_owner.addrs);
+		}
+		break;
+	case SL_P_REGISTER_L1_VALIDATOR_TX:
+	case SL_P_SET_L1_VALIDATOR_WEIGHT_TX: {
+		sl_warp_l1_msg m;
+		bool reg = u->type_id == SL_P_REGISTER_L1_VALIDATOR_TX;
+		if (sl_l1_tx_message(u, &m) ||
+		    m.type != (reg ? SL_WARP_L1_REGISTER_VALIDATOR : SL_WARP_L1_VALIDATOR_WEIGHT) ||
+		    (reg ? m.subnet_id.len != 32 || m.bls_public_key.len != 48 : m.validation_id.len != 32)) {
+			snprintf(err, 256,
+				 "%s at height %llu: its warp message is not the L1 message it needs",
+				 reg ? "RegisterL1ValidatorTx" : "SetL1ValidatorWeightTx",
+				 (unsigned long long)at->height);
+			return SL_ERR_INVALID;
+		}
+		uint8_t *vid = sl_arena_alloc(&b->arena, 32);
+		if (!vid || !(e = add_pevent(b, reg ? IX_PE_L1_ADD : IX_PE_L1_WEIGHT, at, vid)))
+			return b->err = SL_ERR_NOMEM;
+		memcpy(vid, reg ? m.id : m.validation_id.p, 32);
+		e->tx = id;
+		e->weight = m.weight;
+		e->nouts = nouts;
+		if (reg) {
+			e->subnet = m.subnet_id.p;
+			e->node = m.node_id;
+			e->amount = u->balance;
+			e->bls_key = m.bls_public_key.p;
+			e->owner = owner_blob2(b, m.remaining_balance_owner.threshold,
+					       m.remaining_balance_owner.naddrs,
+					       m.remaining_balance_owner.addrs.p);
+			e->owner2 = owner_blob2(b, m.disable_owner.threshold, m.disable_owner.naddrs,
+						m.disable_owner.addrs.p);
+		} else {
+			e->nonce = m.nonce;
+		}
+		break;
+	}
+	case SL_P_INCREASE_L1_VALIDATOR_BALANCE_TX:
+	case SL_P_DISABLE_L1_VALIDATOR_TX: {
+		bool inc = u->type_id == SL_P_INCREASE_L1_VALIDATOR_BALANCE_TX;
+		if (!(e = add_pevent(b, inc ? IX_PE_L1_BALANCE : IX_PE_L1_DISABLE, at, u->validation_id)))
+			return b->err;
+		e->tx = id;
+		e->amount = u->balance;
+		e->nouts = nouts;
+		break;
+	}
+	default: return b->err;
+	}
+	/* every validation the tx is about, for the l1ValidationId filter */
+	uint8_t one[1][32];
+	uint8_t(*vids)[32] = one;
+	size_t max = 1;
+	if (u->type_id == SL_P_CONVERT_SUBNET_TO_L1_TX) {
+		max = u->nvalidators;
+		if (!max || !(vids = sl_arena_array(&b->arena, max, 32)))
+			return max ? (b->err = SL_ERR_NOMEM) : b->err;
+	}
+	size_t n = sl_l1_validation_ids(u, vids, max);
+	for (size_t i = 0; i < n; i++) {
+		uint8_t *vid = vids == one ? sl_arena_alloc(&b->arena, 32) : vids[i];
+		ix_l1_tx *l = IX_PUSH(b, b->l1_txs);
+		if (!vid || !l)
+			return b->err = SL_ERR_NOMEM;
+		if (vids == one)
+			memcpy(vid, one[0], 32);
+		*l = (ix_l1_tx){ vid, at->seq, at->ts, at->type };
+	}
+	return b->err;
+}
 
 static bool is_staking(uint32_t t)
 {
@@ -312,7 +454,9 @@ static sl_err p_tx(ix_batch *b, const ix_ctx *ctx, const sl_pchain_tx *tx, const
 		add_act(b, IX_P, at, u->rewards_owner.addrs, u->rewards_owner.naddrs);
 		add_act(b, IX_P, at, u->delegation_owner.addrs, u->delegation_owner.naddrs);
 	}
-	return b->err;
+	if (b->err)
+		return b->err;
+	return p_state(b, u, id, at, nouts, err);
 }
 
 static bool is_option(uint32_t t)
@@ -387,6 +531,9 @@ static sl_err decode(ix_batch *b, const ix_ctx *ctx, const sl_ixitem *c, sl_cont
 	return e;
 }
 
+static sl_err p_block_txs(ix_batch *b, const ix_ctx *ctx, const sl_pchain_block *pbp, const uint8_t *hash,
+			  int64_t ts, char err[256]);
+
 static sl_err p_block(ix_batch *b, const ix_ctx *ctx, const sl_ixitem *c, char err[256])
 {
 	sl_decoded_container dc;
@@ -422,8 +569,22 @@ static sl_err p_block(ix_batch *b, const ix_ctx *ctx, const sl_ixitem *c, char e
 			   .ipos = c->index };
 	if (outer && !wrap(b, blk, outer))
 		return b->err;
-	if (is_option(pb.type_id))
-		return p_decide(b, ctx, &pb, err);
+	ix_where at = { .chain = IX_P, .in_block = true, .height = pb.height, .block = hash, .ts = ts };
+	if (banff)
+		add_pevent(b, IX_PE_TIME, &at, NULL);
+	if (!(e = is_option(pb.type_id) ? p_decide(b, ctx, &pb, err)
+					: p_block_txs(b, ctx, &pb, hash, ts, err)))
+		add_pevent(b, IX_PE_BLOCK_END, &at, NULL);
+	return e ? e : b->err;
+}
+
+/* The txs of a P-chain block that is not an option. */
+static sl_err p_block_txs(ix_batch *b, const ix_ctx *ctx, const sl_pchain_block *pbp, const uint8_t *hash,
+			  int64_t ts, char err[256])
+{
+	const sl_pchain_block pb = *pbp;
+	uint32_t ntx = sl_pchain_block_tx_count(&pb);
+	sl_err e;
 	if (ctx->p->pending) {
 		snprintf(err, 256, "block at height %llu follows a proposal block but is no Commit or Abort",
 			 (unsigned long long)pb.height);

@@ -4,6 +4,7 @@
  */
 #include "index/index.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <time.h>
@@ -67,6 +68,7 @@ struct sl_indexer {
 	sl_db *db;
 	sl_conn *conn; /* the writer's one connection */
 	ix_net net;
+	ix_rules rules;
 	char network_name[32];
 	volatile sig_atomic_t *stop;
 	pthread_mutex_t lock; /* guards every fetcher's queue and error */
@@ -139,11 +141,59 @@ static sl_err rpc_string(sl_http_client *hc, const char *url, const char *body, 
 					memcpy(out, v.p + 1, v.len - 2);
 					out[v.len - 2] = 0;
 					e = SL_OK;
+				} else if (sl_span_eq(k, key) && sl_json_type(v) == SL_JT_NUMBER &&
+					   v.len < cap) {
+					memcpy(out, v.p, v.len);
+					out[v.len] = 0;
+					e = SL_OK;
 				}
 		}
 	}
 	sl_buf_release(&resp);
 	return e;
+}
+
+/*
+ * The P-chain's L1 validator fee, as the node reports it (platform.getValidatorFeeConfig,
+ * avalanchego since Etna), else the network's own (mainnet, Fuji); unknown otherwise, which only
+ * matters once an L1 validator appears (write.c refuses it then).
+ */
+static void node_l1_fee(sl_indexer *ix, sl_http_client *hc)
+{
+	static const char *const fields[4] = { "capacity", "target", "minPrice", "excessConversionConstant" };
+	uint64_t v[4];
+	char url[1100], s[32], err[256];
+	snprintf(url, sizeof url, "%s/ext/bc/P", ix->cfg.node_url);
+	bool ok = true;
+	for (int i = 0; ok && i < 4; i++) {
+		char *end;
+		ok = !rpc_string(
+			hc, url,
+			"{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"platform.getValidatorFeeConfig\",\"params\":{}}",
+			fields[i], s, sizeof s, err);
+		errno = 0;
+		v[i] = ok ? strtoull(s, &end, 10) : 0;
+		ok = ok && *s >= '0' && *s <= '9' && !*end && !errno;
+	}
+	ix_rules *r = &ix->rules;
+	r->avax = ix->net.avax;
+	r->etna = sl_l1_etna_time(ix->net.network_id);
+	if (ok) {
+		r->l1_fee = (sl_l1_fee_config){ v[0], v[1], v[2], v[3] };
+		r->has_l1_fee = true;
+	} else {
+		r->has_l1_fee = sl_l1_fee_config_of(ix->net.network_id, &r->l1_fee);
+	}
+	if (r->has_l1_fee)
+		SL_LOG(ix->log, SL_DEBUG,
+		       "L1 validator fee: min price %llu nAVAX/s, target %llu, K %llu (%s)",
+		       (unsigned long long)r->l1_fee.min_price, (unsigned long long)r->l1_fee.target,
+		       (unsigned long long)r->l1_fee.excess_k, ok ? "from the node" : "the network's");
+	else
+		SL_LOG(ix->log, SL_WARN,
+		       "the node does not report the L1 validator fee (platform.getValidatorFeeConfig) and network "
+		       "%u is not mainnet or Fuji: an L1 validator will stop the indexer",
+		       ix->net.network_id);
 }
 
 /* The node's network: id, chain ids, AVAX asset. */
@@ -687,7 +737,7 @@ static sl_err apply_genesis(sl_indexer *ix, char err[512])
 	e = ix_genesis_derive(b, json, n, ix->net.hrp, e256);
 	if (e)
 		snprintf(err, 512, "genesis file %s: %s", path, e256);
-	else if ((e = ix_write_genesis(ix->conn, b, hash)))
+	else if ((e = ix_write_genesis(ix->conn, &ix->rules, b, hash)))
 		snprintf(err, 512, "store: %s", sl_conn_error(ix->conn));
 	else
 		SL_LOG(ix->log, SL_INFO, "genesis %s applied: %zu UTXOs, %zu validators", path, b->outs.n,
@@ -819,6 +869,8 @@ sl_indexer *sl_indexer_new(const sl_indexer_config *cfg, char err[512])
 		goto fail;
 	}
 	sl_err e = node_identity(ix, hc, e256);
+	if (!e)
+		node_l1_fee(ix, hc);
 	sl_http_client_free(hc);
 	if (e) {
 		snprintf(err, 512, "cannot learn the node's network: %s", e256);
@@ -985,7 +1037,7 @@ int sl_indexer_run(sl_indexer *ix, volatile sig_atomic_t *stop)
 			/* a failing write (store away, disk full) is retried: the batches are idempotent */
 			sl_err e = SL_OK;
 			unsigned backoff = 100;
-			while (!ix->cfg.dry_run && (e = ix_write_many(ix->conn, group, ng)) &&
+			while (!ix->cfg.dry_run && (e = ix_write_many(ix->conn, &ix->rules, group, ng)) &&
 			       !stopping(ix)) {
 				SL_LOG(ix->log, SL_ERROR,
 				       "%s: cannot write batch %llu..%llu%s: %s (%s); retrying",

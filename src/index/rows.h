@@ -147,6 +147,46 @@ typedef struct ix_stake_end {
 	sl_span *rewards; /* UTXO bytes (with codec version), as platform.getRewardUTXOs gives them */
 } ix_stake_end;
 
+/*
+ * The P-chain's state beyond UTXOs, as a list of changes in chain order:
+ * write.c applies them one after the other against the store, because some
+ * depend on what came before (an L1 validator's balance on the fees accrued
+ * since it was paid for; a removal refunds what is left of it).
+ */
+typedef enum ix_pe_kind {
+	IX_PE_TIME,	  /* a Banff block advances the chain's time to at.ts (fees accrue) */
+	IX_PE_BLOCK_END,  /* the state after block at.height, written to its row */
+	IX_PE_SUBNET,	  /* CreateSubnetTx: id, owner */
+	IX_PE_OWNER,	  /* TransferSubnetOwnershipTx: subnet, owner */
+	IX_PE_CHAIN,	  /* CreateChainTx: id, subnet, name, vm, genesis */
+	IX_PE_CONVERT,	  /* ConvertSubnetToL1Tx: id (the tx), subnet, manager chain and address */
+	IX_PE_L1_ADD,	  /* a validator of a conversion or RegisterL1ValidatorTx */
+	IX_PE_L1_WEIGHT,  /* SetL1ValidatorWeightTx: vid, nonce, weight (0: removed, refund at nouts) */
+	IX_PE_L1_BALANCE, /* IncreaseL1ValidatorBalanceTx: vid, amount */
+	IX_PE_L1_DISABLE, /* DisableL1ValidatorTx: vid (refund at nouts) */
+} ix_pe_kind;
+
+typedef struct ix_pevent {
+	ix_pe_kind kind;
+	ix_where at;	   /* the tx, or the block */
+	const uint8_t *id; /* [32] subnet, chain or tx id; L1 events: the validation id */
+	const uint8_t *tx; /* [32] the tx (L1 events) */
+	const uint8_t *subnet, *vm, *manager_chain, *bls_key; /* [32], [32], [32], [48] */
+	sl_span owner,
+		owner2; /* owner blobs (ix_staker): subnet owner; L1: remaining balance, deactivation */
+	sl_span name, genesis, node, manager_addr;
+	uint64_t weight, amount, nonce;
+	uint32_t nouts;
+} ix_pevent;
+
+/* A P-chain tx about an L1 validation (l1_txs). */
+typedef struct ix_l1_tx {
+	const uint8_t *vid;
+	uint64_t seq;
+	int64_t ts;
+	uint32_t type;
+} ix_l1_tx;
+
 #define IX_VEC(T)              \
 	struct {               \
 		T *v;          \
@@ -170,6 +210,8 @@ typedef struct ix_batch {
 	IX_VEC(ix_asset_tx) asset_txs;
 	IX_VEC(ix_staker) stakers;
 	IX_VEC(ix_stake_end) stake_ends;
+	IX_VEC(ix_pevent) pevents;
+	IX_VEC(ix_l1_tx) l1_txs;
 	sl_err err; /* sticky: out of memory while adding */
 } ix_batch;
 

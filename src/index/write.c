@@ -439,8 +439,323 @@ static sl_err put_stake_end(sl_conn *c, ix_batch *b, const ix_stake_end *x)
 	return SL_OK;
 }
 
+/* ---- the P-chain's state: subnets, chains, L1 validators and their fee ---------- */
+
+static const sl_sql q_subnet = { "INSERT INTO subnets (id, seq, height, ts, owner) VALUES (?, ?, ?, ?, ?) "
+				 "ON CONFLICT (id) DO NOTHING" };
+static const sl_sql q_subnet_owner = { "UPDATE subnets SET owner = ? WHERE id = ?" };
+static const sl_sql q_subnet_l1 = {
+	"UPDATE subnets SET l1_tx = ?, l1_ts = ?, manager_chain = ?, manager_addr = ? WHERE id = ?"
+};
+static const sl_sql q_chain = { "INSERT INTO chains (id, subnet, seq, height, ts, name, vm, genesis) "
+				"VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING" };
+static const sl_sql q_l1_add = {
+	"INSERT INTO l1_validators (vid, subnet, node, tx, seq, ts, weight, bls_key, rb_owner, deact_owner, "
+	"min_nonce, end_fee) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?) ON CONFLICT (vid) DO NOTHING"
+};
+static const sl_sql q_l1_get = { "SELECT end_fee, rb_owner FROM l1_validators WHERE vid = ?" };
+static const sl_sql q_l1_weight = { "UPDATE l1_validators SET weight = ?, min_nonce = ? WHERE vid = ?" };
+static const sl_sql q_l1_remove = {
+	"UPDATE l1_validators SET weight = ?, min_nonce = ?, end_fee = ?, removed_tx = ?, removed_ts = ? WHERE vid = ?"
+};
+static const sl_sql q_l1_end = { "UPDATE l1_validators SET end_fee = ? WHERE vid = ?" };
+static const sl_sql q_l1_due = { "SELECT COUNT(*) FROM l1_validators WHERE end_fee > ? AND end_fee <= ?" };
+static const sl_sql q_l1_run_out = {
+	"UPDATE l1_validators SET end_fee = ? WHERE end_fee > ? AND end_fee <= ?"
+};
+static const sl_sql q_l1_tx = { "INSERT INTO l1_txs (vid, seq, ts, type) VALUES (?, ?, ?, ?) "
+				"ON CONFLICT DO NOTHING" };
+static const sl_sql q_pstate_prev = {
+	"SELECT ts, l1_active, l1_fees, l1_excess FROM blocks WHERE chain = 0 AND height < ? AND l1_fees IS NOT NULL "
+	"ORDER BY height DESC LIMIT 1"
+};
+static const sl_sql q_pstate_put = {
+	"UPDATE blocks SET l1_active = ?, l1_fees = ?, l1_excess = ? WHERE chain = 0 AND height = ?"
+};
+
+/* The L1 fee state as the P-chain's blocks go by: loaded from the block before the first one a
+ * write applies, kept in memory from there (a write's P blocks come in chain order). */
+typedef struct pstate {
+	bool loaded;
+	int64_t ts;
+	uint64_t active, fees, excess;
+} pstate;
+
+static sl_err pstate_load(sl_conn *c, pstate *ps, uint64_t height)
+{
+	if (ps->loaded)
+		return SL_OK;
+	STMT(c, q_pstate_prev);
+	sl_bind_i64(s, 0, (int64_t)height);
+	sl_err e = sl_stmt_query(s);
+	*ps = (pstate){ .loaded = true };
+	if (!e && sl_stmt_next(s, &e)) {
+		ps->ts = sl_col_i64(s, 0);
+		ps->active = (uint64_t)sl_col_i64(s, 1);
+		ps->fees = sl_col_u64be(s, 2);
+		ps->excess = sl_col_u64be(s, 3);
+	}
+	return e;
+}
+
+static bool fees_started(const ix_rules *r, const pstate *ps)
+{
+	return ps->fees || ps->active || ps->excess || (r->etna && ps->ts >= r->etna);
+}
+
+/* Chain time to t: every active L1 validator pays for the seconds since the last block, and
+ * those whose balance is gone are deactivated (avalanchego's advanceValidatorFeeState). */
+static sl_err advance_time(sl_conn *c, const ix_rules *r, pstate *ps, int64_t t)
+{
+	int64_t from = ps->ts;
+	if (t <= from)
+		return SL_OK;
+	ps->ts = t;
+	if (!fees_started(r, ps)) {
+		if (!r->etna || t <= r->etna)
+			return SL_OK;
+		from = SL_MAX(from, r->etna);
+	}
+	if (!r->has_l1_fee)
+		return SL_OK; /* no L1 validator yet (one would have failed its batch) */
+	sl_l1_fee_state fs = { ps->active, ps->excess };
+	uint64_t seconds = (uint64_t)(t - from);
+	uint64_t cost = sl_l1_fee_cost(fs, &r->l1_fee, seconds);
+	ps->fees = ps->fees > UINT64_MAX - cost ? UINT64_MAX : ps->fees + cost;
+	ps->excess = sl_l1_fee_advance(fs, r->l1_fee.target, seconds).excess;
+	if (!ps->active)
+		return SL_OK;
+	sl_err e;
+	{
+		STMT(c, q_l1_due);
+		sl_bind_u64be(s, 0, 0);
+		sl_bind_u64be(s, 1, ps->fees);
+		if ((e = sl_stmt_query(s)))
+			return e;
+		if (!sl_stmt_next(s, &e))
+			return e ? e : SL_ERR_STORE;
+		uint64_t due = (uint64_t)sl_col_i64(s, 0);
+		if (!due)
+			return SL_OK;
+		ps->active -= SL_MIN(due, ps->active);
+	}
+	STMT(c, q_l1_run_out);
+	sl_bind_u64be(s, 0, 0);
+	sl_bind_u64be(s, 1, 0);
+	sl_bind_u64be(s, 2, ps->fees);
+	return sl_stmt_exec(s);
+}
+
+/* The remaining balance of a validator going away goes back to its owner, as a UTXO at the
+ * removing tx's first index after its outputs (avalanchego's SetL1ValidatorWeightTx with
+ * weight 0 and DisableL1ValidatorTx). */
+static sl_err refund(sl_conn *c, ix_batch *b, const ix_rules *r, const ix_pevent *v, uint64_t amount,
+		     const uint8_t *owner, size_t olen)
+{
+	if (!amount || olen < 12 || (olen - 12) % 20)
+		return SL_OK;
+	uint8_t *addrs = sl_arena_alloc(&b->arena, olen - 12);
+	if (olen > 12 && !addrs)
+		return SL_ERR_NOMEM;
+	if (olen > 12)
+		memcpy(addrs, owner + 12, olen - 12);
+	ix_out o = { .tx = v->tx,
+		     .idx = v->nouts,
+		     .dest = IX_P,
+		     .at = v->at,
+		     .asset = r->avax,
+		     .amount = amount,
+		     .otype = 7,
+		     .threshold = sl_be32(owner),
+		     .naddrs = (uint32_t)((olen - 12) / 20),
+		     .addrs = addrs };
+	sl_avax_utxo_id(v->tx, v->nouts, o.id);
+	sl_err e = put_out(c, &o);
+	for (uint32_t a = 0; !e && a < o.naddrs; a++) {
+		ix_act act = { IX_P, o.addrs + 20 * (size_t)a, v->at.seq, v->at.ts, v->at.type };
+		e = put_act(c, &act);
+	}
+	return e;
+}
+
+/* An L1 validator's end fee and remaining balance owner (copied into the batch's arena). */
+static sl_err l1_get(sl_conn *c, ix_batch *b, const uint8_t *vid, uint64_t *end_fee, uint8_t **owner,
+		     size_t *olen)
+{
+	STMT(c, q_l1_get);
+	sl_bind_blob(s, 0, vid, 32);
+	sl_err e = sl_stmt_query(s);
+	if (e)
+		return e;
+	if (!sl_stmt_next(s, &e))
+		return e ? e
+			 : sl_conn_fail(c, SL_ERR_NOT_FOUND,
+					"an L1 validator tx for a validation never made");
+	*end_fee = sl_col_u64be(s, 0);
+	const uint8_t *o = sl_col_blob(s, 1, olen);
+	if (!(*owner = sl_arena_alloc(&b->arena, *olen ? *olen : 1)))
+		return SL_ERR_NOMEM;
+	if (*olen)
+		memcpy(*owner, o, *olen);
+	return SL_OK;
+}
+
+static sl_err put_l1_add(sl_conn *c, const ix_rules *r, pstate *ps, const ix_pevent *v)
+{
+	if (!r->has_l1_fee)
+		return sl_conn_fail(
+			c, SL_ERR_UNSUPPORTED,
+			"an L1 validator, but the P-chain's validator fee is not known: the node has "
+			"no platform.getValidatorFeeConfig and the network is not mainnet or Fuji");
+	uint64_t end = v->amount ? (v->amount > UINT64_MAX - ps->fees ? UINT64_MAX : v->amount + ps->fees)
+				 : 0;
+	STMT(c, q_l1_add);
+	sl_bind_blob(s, 0, v->id, 32);
+	sl_bind_blob(s, 1, v->subnet, 32);
+	sl_bind_blob(s, 2, v->node.p, v->node.len);
+	sl_bind_blob(s, 3, v->tx, 32);
+	sl_bind_i64(s, 4, (int64_t)v->at.seq);
+	sl_bind_i64(s, 5, v->at.ts);
+	sl_bind_u64be(s, 6, v->weight);
+	bind_opt_blob(s, 7, v->bls_key, 48);
+	sl_bind_blob(s, 8, v->owner.p, v->owner.len);
+	sl_bind_blob(s, 9, v->owner2.p, v->owner2.len);
+	sl_bind_u64be(s, 10, end);
+	if (end)
+		ps->active++;
+	return sl_stmt_exec(s);
+}
+
+/* The smallest nonce a later weight message may carry (kept within the column's range). */
+static int64_t next_nonce(uint64_t nonce) { return nonce >= INT64_MAX ? INT64_MAX : (int64_t)nonce + 1; }
+
+static sl_err put_l1_change(sl_conn *c, ix_batch *b, const ix_rules *r, pstate *ps, const ix_pevent *v)
+{
+	uint64_t end = 0;
+	uint8_t *owner = NULL;
+	size_t olen = 0;
+	sl_err e = l1_get(c, b, v->id, &end, &owner, &olen);
+	if (e)
+		return e;
+	bool active = end > ps->fees;
+	uint64_t left = active ? end - ps->fees : 0;
+	switch (v->kind) {
+	case IX_PE_L1_WEIGHT:
+		if (v->weight) {
+			STMT(c, q_l1_weight);
+			sl_bind_u64be(s, 0, v->weight);
+			sl_bind_i64(s, 1, next_nonce(v->nonce));
+			sl_bind_blob(s, 2, v->id, 32);
+			return sl_stmt_exec(s);
+		}
+		{
+			STMT(c, q_l1_remove);
+			sl_bind_u64be(s, 0, 0);
+			sl_bind_i64(s, 1, next_nonce(v->nonce));
+			sl_bind_u64be(s, 2, 0);
+			sl_bind_blob(s, 3, v->tx, 32);
+			sl_bind_i64(s, 4, v->at.ts);
+			sl_bind_blob(s, 5, v->id, 32);
+			if ((e = sl_stmt_exec(s)))
+				return e;
+		}
+		if (active)
+			ps->active--;
+		return refund(c, b, r, v, left, owner, olen);
+	case IX_PE_L1_BALANCE: {
+		/* an inactive validator starts again from the fees accrued now */
+		uint64_t base = active ? end : ps->fees;
+		uint64_t to = v->amount > UINT64_MAX - base ? UINT64_MAX : base + v->amount;
+		if (!active && v->amount)
+			ps->active++;
+		STMT(c, q_l1_end);
+		sl_bind_u64be(s, 0, to);
+		sl_bind_blob(s, 1, v->id, 32);
+		return sl_stmt_exec(s);
+	}
+	case IX_PE_L1_DISABLE: {
+		if (!active)
+			return SL_OK;
+		ps->active--;
+		STMT(c, q_l1_end);
+		sl_bind_u64be(s, 0, 0);
+		sl_bind_blob(s, 1, v->id, 32);
+		if ((e = sl_stmt_exec(s)))
+			return e;
+		return refund(c, b, r, v, left, owner, olen);
+	}
+	default: return SL_OK;
+	}
+}
+
+static sl_err put_pevent(sl_conn *c, ix_batch *b, const ix_rules *r, pstate *ps, const ix_pevent *v)
+{
+	sl_err e = pstate_load(c, ps, v->at.height);
+	if (e)
+		return e;
+	switch (v->kind) {
+	case IX_PE_TIME: return advance_time(c, r, ps, v->at.ts);
+	case IX_PE_BLOCK_END: {
+		STMT(c, q_pstate_put);
+		sl_bind_i64(s, 0, (int64_t)SL_MIN(ps->active, INT64_MAX));
+		sl_bind_u64be(s, 1, ps->fees);
+		sl_bind_u64be(s, 2, ps->excess);
+		sl_bind_i64(s, 3, (int64_t)v->at.height);
+		return sl_stmt_exec(s);
+	}
+	case IX_PE_SUBNET: {
+		STMT(c, q_subnet);
+		sl_bind_blob(s, 0, v->id, 32);
+		sl_bind_i64(s, 1, (int64_t)v->at.seq);
+		sl_bind_i64(s, 2, (int64_t)v->at.height);
+		sl_bind_i64(s, 3, v->at.ts);
+		sl_bind_blob(s, 4, v->owner.p, v->owner.len);
+		return sl_stmt_exec(s);
+	}
+	case IX_PE_OWNER: {
+		STMT(c, q_subnet_owner);
+		sl_bind_blob(s, 0, v->owner.p, v->owner.len);
+		sl_bind_blob(s, 1, v->id, 32);
+		return sl_stmt_exec(s);
+	}
+	case IX_PE_CHAIN: {
+		STMT(c, q_chain);
+		sl_bind_blob(s, 0, v->id, 32);
+		sl_bind_blob(s, 1, v->subnet, 32);
+		sl_bind_i64(s, 2, (int64_t)v->at.seq);
+		sl_bind_i64(s, 3, (int64_t)v->at.height);
+		sl_bind_i64(s, 4, v->at.ts);
+		sl_bind_blob(s, 5, v->name.p, v->name.len);
+		sl_bind_blob(s, 6, v->vm, 32);
+		sl_bind_blob(s, 7, v->genesis.p, v->genesis.len);
+		return sl_stmt_exec(s);
+	}
+	case IX_PE_CONVERT: {
+		STMT(c, q_subnet_l1);
+		sl_bind_blob(s, 0, v->id, 32);
+		sl_bind_i64(s, 1, v->at.ts);
+		sl_bind_blob(s, 2, v->manager_chain, 32);
+		sl_bind_blob(s, 3, v->manager_addr.p, v->manager_addr.len);
+		sl_bind_blob(s, 4, v->subnet, 32);
+		return sl_stmt_exec(s);
+	}
+	case IX_PE_L1_ADD: return put_l1_add(c, r, ps, v);
+	default: return put_l1_change(c, b, r, ps, v);
+	}
+}
+
+static sl_err put_l1_tx(sl_conn *c, const ix_l1_tx *l)
+{
+	STMT(c, q_l1_tx);
+	sl_bind_blob(s, 0, l->vid, 32);
+	sl_bind_i64(s, 1, (int64_t)l->seq);
+	sl_bind_i64(s, 2, l->ts);
+	sl_bind_i64(s, 3, l->type);
+	return sl_stmt_exec(s);
+}
+
 /* Every row of a batch, inside the caller's transaction. */
-static sl_err put_rows(sl_conn *c, ix_batch *b)
+static sl_err put_rows(sl_conn *c, const ix_rules *r, pstate *ps, ix_batch *b)
 {
 	sl_err e = SL_OK;
 	for (size_t i = 0; !e && i < b->blocks.n; i++)
@@ -463,15 +778,20 @@ static sl_err put_rows(sl_conn *c, ix_batch *b)
 		e = put_staker(c, &b->stakers.v[i]);
 	for (size_t i = 0; !e && i < b->stake_ends.n; i++)
 		e = put_stake_end(c, b, &b->stake_ends.v[i]);
+	for (size_t i = 0; !e && i < b->pevents.n; i++)
+		e = put_pevent(c, b, r, ps, &b->pevents.v[i]);
+	for (size_t i = 0; !e && i < b->l1_txs.n; i++)
+		e = put_l1_tx(c, &b->l1_txs.v[i]);
 	return e;
 }
 
-sl_err ix_write_many(sl_conn *c, ix_batch *const *v, size_t n)
+sl_err ix_write_many(sl_conn *c, const ix_rules *r, ix_batch *const *v, size_t n)
 {
+	pstate ps = { 0 };
 	sl_err e = sl_conn_begin(c);
 	for (size_t i = 0; !e && i < n; i++) {
 		ix_batch *b = v[i];
-		e = put_rows(c, b);
+		e = put_rows(c, r, &ps, b);
 		if (!e) {
 			sl_stmt *s = sl_stmt_get(c, &q_cursor);
 			if (!s)
@@ -490,15 +810,16 @@ sl_err ix_write_many(sl_conn *c, ix_batch *const *v, size_t n)
 	return e;
 }
 
-sl_err ix_write(sl_conn *c, ix_batch *b) { return ix_write_many(c, &b, 1); }
+sl_err ix_write(sl_conn *c, const ix_rules *r, ix_batch *b) { return ix_write_many(c, r, &b, 1); }
 
 static const sl_sql q_genesis = { "INSERT INTO meta (key, value) VALUES ('genesis', ?)" };
 
-sl_err ix_write_genesis(sl_conn *c, ix_batch *b, const uint8_t hash[32])
+sl_err ix_write_genesis(sl_conn *c, const ix_rules *r, ix_batch *b, const uint8_t hash[32])
 {
+	pstate ps = { 0 };
 	sl_err e = sl_conn_begin(c);
 	if (!e)
-		e = put_rows(c, b);
+		e = put_rows(c, r, &ps, b);
 	if (!e) {
 		sl_stmt *s = sl_stmt_get(c, &q_genesis);
 		if (!s)

@@ -7,16 +7,25 @@
 #ifndef SL_INDEX_WRITE_H
 #define SL_INDEX_WRITE_H
 
+#include "codec/l1.h"
 #include "index/rows.h"
 #include "store/sql.h"
 
+/* What applying the P-chain's state needs besides the rows: the network's rules. */
+typedef struct ix_rules {
+	const uint8_t *avax; /* [32] the asset of L1 balance refunds */
+	bool has_l1_fee;     /* the L1 validator fee is known (else an L1 validator fails its batch) */
+	sl_l1_fee_config l1_fee;
+	int64_t etna; /* when fees start to accrue; 0: unknown (from the first L1 validator on) */
+} ix_rules;
+
 /* Apply b and set its index's cursor to b->next; all or nothing. sl_conn_error(c) says why. */
-SL_MUST_USE sl_err ix_write(sl_conn *c, ix_batch *b);
+SL_MUST_USE sl_err ix_write(sl_conn *c, const ix_rules *r, ix_batch *b);
 /* The same for n batches in one transaction, in their order (each with its cursor): fewer,
  * larger commits while catching up, where most of a commit's cost is the pages it rewrites. */
-SL_MUST_USE sl_err ix_write_many(sl_conn *c, ix_batch *const *v, size_t n);
+SL_MUST_USE sl_err ix_write_many(sl_conn *c, const ix_rules *r, ix_batch *const *v, size_t n);
 /* The rows of a genesis batch and the genesis file's hash (meta 'genesis'), in one transaction;
  * the cursors stay as they are. */
-SL_MUST_USE sl_err ix_write_genesis(sl_conn *c, ix_batch *b, const uint8_t hash[32]);
+SL_MUST_USE sl_err ix_write_genesis(sl_conn *c, const ix_rules *r, ix_batch *b, const uint8_t hash[32]);
 
 #endif

@@ -20,6 +20,7 @@
 #include <signal.h>
 #include <stdatomic.h>
 
+#include "codec/l1.h"
 #include "http/server.h"
 #include "node/jsonrpc.h"
 #include "store/containers.h"
@@ -54,6 +55,10 @@ typedef struct sl_node_config {
 	const char *chain_id[3];		 /* P, X, C chain ids (cb58); NULL = the network's */
 	const char *avax_asset_id;		 /* cb58; NULL = the network\'s (mainnet, Fuji) */
 	const struct sl_node_producer *producer; /* an in-process source (the devnet), or NULL */
+	/* The P-chain's L1 validator fee (platform.getValidatorFeeConfig); without it, the network's
+	 * when known (codec/l1.h). */
+	bool has_l1_fee;
+	sl_l1_fee_config l1_fee;
 } sl_node_config;
 
 typedef struct sl_node sl_node;

@@ -5,6 +5,9 @@
  *   platform.getStakingAssetID  {"assetID"}: the AVAX asset id
  *   platform.getRewardUTXOs     {"numFetched","utxos","encoding"}: the reward
  *                               UTXOs paid when a staking tx's period ended
+ *   platform.getValidatorFeeConfig  {"capacity","target","minPrice",
+ *                               "excessConversionConstant"}: ACP-77's fee for
+ *                               L1 validators (numbers, as avalanchego's gas types)
  *
  * Shapes and texts as avalanchego's (numFetched is a json.Uint64: a string).
  * Reward UTXOs are chain state, not containers: the node keeps what its
@@ -81,9 +84,30 @@ static int get_reward_utxos(sl_rpc_call *c)
 	return 0;
 }
 
+static int get_validator_fee_config(sl_rpc_call *c)
+{
+	sl_node *n = c->ctx;
+	sl_l1_fee_config f = n->cfg.l1_fee;
+	if (!n->cfg.has_l1_fee && !sl_l1_fee_config_of(n->cfg.network_id, &f))
+		return sl_rpc_fail(c, "the validator fee config of network %u is not known to this node",
+				   n->cfg.network_id);
+	sl_jw_obj(c->w);
+	sl_jw_key(c->w, "capacity");
+	sl_jw_u64(c->w, f.capacity);
+	sl_jw_key(c->w, "target");
+	sl_jw_u64(c->w, f.target);
+	sl_jw_key(c->w, "minPrice");
+	sl_jw_u64(c->w, f.min_price);
+	sl_jw_key(c->w, "excessConversionConstant");
+	sl_jw_u64(c->w, f.excess_k);
+	sl_jw_obj_end(c->w);
+	return 0;
+}
+
 const sl_rpc_method sl_platform_methods[] = {
 	{ "GetStakingAssetID", get_staking_asset_id, { { "subnetID", SL_RPC_ID } }, 1 },
 	{ "GetRewardUTXOs", get_reward_utxos, { { "txID", SL_RPC_ID }, { "encoding", SL_RPC_ENCODING } }, 2 },
+	{ "GetValidatorFeeConfig", get_validator_fee_config, { { 0 } }, 0 },
 };
 const size_t sl_platform_nmethods = SL_ARRAY_LEN(sl_platform_methods);
 

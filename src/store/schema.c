@@ -138,9 +138,54 @@ static const char *const v2[] = {
 	NULL,
 };
 
+/*
+ * Version 3: the P-chain's subnets, chains and L1 validators, and the L1 fee state after each P
+ * block (the state model of the staking endpoints). A store indexed before it reads the P-chain
+ * again from its first block, to fill them: every other row it writes is there already, and
+ * each write is an idempotent upsert.
+ */
+static const char *const v3[] = {
+	/* Subnets by their CreateSubnetTx (id = its tx id; seq: its place, the list's order). owner:
+	 * the current owner (ix_staker's blob), changed by TransferSubnetOwnershipTx. l1_tx: the
+	 * ConvertSubnetToL1Tx that made it an L1, with its validator manager (chain, address). */
+	"CREATE TABLE subnets (id {blob} PRIMARY KEY, seq {int} NOT NULL, height {int} NOT NULL, ts {int} NOT NULL, "
+	"owner {blob} NOT NULL, l1_tx {blob}, l1_ts {int}, manager_chain {blob}, manager_addr {blob})",
+	"CREATE UNIQUE INDEX subnets_seq ON subnets (seq)",
+
+	/* Blockchains by their CreateChainTx: name, VM id, genesis bytes as the tx holds them. */
+	"CREATE TABLE chains (id {blob} PRIMARY KEY, subnet {blob} NOT NULL, seq {int} NOT NULL, height {int} NOT NULL, "
+	"ts {int} NOT NULL, name {blob} NOT NULL, vm {blob} NOT NULL, genesis {blob} NOT NULL)",
+	"CREATE INDEX chains_subnet ON chains (subnet, seq)",
+
+	/* L1 validators by validation id (ACP-77), made by a ConvertSubnetToL1Tx or a
+	 * RegisterL1ValidatorTx (tx, seq, ts). weight and end_fee are 8-byte big-endian like amounts.
+	 * end_fee: the accrued fees at which its balance runs out (0: inactive); its remaining
+	 * balance is end_fee minus the chain's accrued fees (blocks.l1_fees). owners: the remaining
+	 * balance and deactivation owners (threshold u32 | 0 u64 | addresses). removed_tx: the
+	 * SetL1ValidatorWeightTx that set its weight to 0 (the chain forgets it then; kept here). */
+	"CREATE TABLE l1_validators (vid {blob} PRIMARY KEY, subnet {blob} NOT NULL, node {blob} NOT NULL, "
+	"tx {blob} NOT NULL, seq {int} NOT NULL, ts {int} NOT NULL, weight {blob} NOT NULL, bls_key {blob}, "
+	"rb_owner {blob} NOT NULL, deact_owner {blob} NOT NULL, min_nonce {int} NOT NULL, end_fee {blob} NOT NULL, "
+	"removed_tx {blob}, removed_ts {int})",
+	"CREATE INDEX l1_validators_subnet ON l1_validators (subnet, seq)",
+	"CREATE INDEX l1_validators_node ON l1_validators (node, seq)",
+	"CREATE INDEX l1_validators_seq ON l1_validators (seq)",
+	"CREATE INDEX l1_validators_end ON l1_validators (end_fee)",
+
+	/* The L1 fee state after each P block: active L1 validators, the fees accrued since Etna
+	 * (or the first L1 validator: codec/l1.h) and the fee's excess, 8-byte big-endian. */
+	"ALTER TABLE blocks ADD COLUMN l1_active {int}",
+	"ALTER TABLE blocks ADD COLUMN l1_fees {blob}",
+	"ALTER TABLE blocks ADD COLUMN l1_excess {blob}",
+
+	"UPDATE cursors SET next = 0, last_id = NULL WHERE kind = 0",
+	NULL,
+};
+
 const sl_migration sl_migrations[] = {
 	{ 1, v1 },
 	{ 2, v2 },
+	{ 3, v3 },
 };
 const size_t sl_nmigrations = SL_ARRAY_LEN(sl_migrations);
 

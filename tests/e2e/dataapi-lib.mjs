@@ -274,20 +274,6 @@ export async function readTruth({ nodeUrl, manifest, genesis, bin = BIN_RELEASE,
 const IGNORED_PROBLEM = /period [0-9.]+ days (below|outside)/;
 
 /*
- * KNOWN GAPS: what the chain makes that snowline does not index yet, kept out of every expected
- * list, balance and tx (truth.gapUtxos has them; a consumer of one is compared by its id only), and
- * tested apart as a todo so that the day they are served is seen:
- *   'L1 refund'  the remaining balance a DisableL1ValidatorTx or a SetL1ValidatorWeightTx to weight 0
- *                returns to the validator's remaining-balance owner at (tx id, len(outs)): the
- *                amount is the balance left after the continuous fee, which the indexer would need
- *                an L1 validator model for (the node's index API does not carry it).
- */
-function knownGap(u, n) {
-  if (n && u.chain === 'P' && (n.type === 'DisableL1ValidatorTx' || n.type === 'SetL1ValidatorWeightTx') && u.idx >= n.outs.length) return 'L1 refund';
-  return null;
-}
-
-/*
  * The truth of a history, from its containers (idx: per index [{ id, ts (ns), bytes }], as
  * readNodeIndexes gives them):
  *
@@ -368,7 +354,6 @@ export function buildTruth(idx, manifest, { genesis, bin = BIN_RELEASE, dir } = 
   }
 
   const utxos = new Map();
-  const gapUtxos = new Map(); // KNOWN_GAPS: made by the chain, not indexed by snowline yet
   const txs = { P: [], X: [], C: [] };
   const txById = new Map();
   const extra = new Map(); // tx id → { consumed, emitted }
@@ -381,12 +366,11 @@ export function buildTruth(idx, manifest, { genesis, bin = BIN_RELEASE, dir } = 
       const u = { id, idb: cb58dec(id), txId, idx: i, chain, dest, asset: out.asset, kind: out.kind, amount: out.amount, owners: out.owners, lock: out.lock,
         groupId: out.groupId, payload: out.payload, created: atOf(chain, n), createdBy: n ? n.id : null, consumed: null, staked: staked ?? null,
         unstaked: null, reward: reward ?? null, genesis: !!g };
-      u.gap = knownGap(u, n);
-      (u.gap ? gapUtxos : utxos).set(id, u);
-      if (n && !u.gap) extraOf(n.id).emitted.push(id);
+      utxos.set(id, u);
+      if (n) extraOf(n.id).emitted.push(id);
     },
     spend({ chain, txId, idx: i, n }) {
-      const id = utxoId(txId, i), u = utxos.get(id) ?? gapUtxos.get(id);
+      const id = utxoId(txId, i), u = utxos.get(id);
       if (!u) { traceProblems.push(`${chain} ${n.id} spends ${txId}:${i}, never made`); return; }
       u.consumed = { txId: n.id, chain, at: atOf(chain, n) };
       extraOf(n.id).consumed.push(id);
@@ -411,7 +395,7 @@ export function buildTruth(idx, manifest, { genesis, bin = BIN_RELEASE, dir } = 
   const assets = new Map(manifest.X.assets.map((a) => [a.assetId, { ...a, cap: 'fixed', createdTs: null, txs: [] }]));
   for (const c of CHAINS) for (const t of txs[c]) {
     const e = extra.get(t.id) ?? { consumed: [], emitted: [] };
-    t.consumed = e.consumed.map((id) => utxos.get(id) ?? gapUtxos.get(id));
+    t.consumed = e.consumed.map((id) => utxos.get(id));
     // emitted: the tx's outputs by index, then reward UTXOs (paid under the staking tx's id) by id
     const own = e.emitted.filter((id) => !utxos.get(id).reward).sort((a, b) => utxos.get(a).idx - utxos.get(b).idx);
     const rewards = e.emitted.filter((id) => utxos.get(id).reward).sort((a, b) => Buffer.compare(cb58dec(a), cb58dec(b)));
@@ -434,7 +418,7 @@ export function buildTruth(idx, manifest, { genesis, bin = BIN_RELEASE, dir } = 
   const accounts = manifest.accounts.map((a) => ({ ...a, hex: addrHex(a.pAddress) }));
   const byOwner = new Map(); // address hex → the UTXOs it owns (alone or with others)
   for (const u of utxos.values()) for (const a of new Set(u.owners?.addrs ?? [])) (byOwner.get(a) ?? byOwner.set(a, []).get(a)).push(u);
-  const truth = { manifest, hrp, chainId, genesisTs, utxos, byOwner, gapUtxos, txs, txById, blocks, vertices, vertexOf, assets, accounts, problems: fatal, stats,
+  const truth = { manifest, hrp, chainId, genesisTs, utxos, byOwner, txs, txById, blocks, vertices, vertexOf, assets, accounts, problems: fatal, stats,
     containers: Object.fromEntries(KINDS.map((k) => [k, idx[k].length])) };
   return truth;
 }
@@ -464,7 +448,7 @@ function parties(t) {
   };
   const self = [t.at.dep];
   for (const u of t.emitted) add(u.owners?.addrs, self);
-  for (const u of t.consumed) if (!u.gap) add(u.owners?.addrs, u.created.dep ? [t.at.dep, u.created.dep] : self);
+  for (const u of t.consumed) add(u.owners?.addrs, u.created.dep ? [t.at.dep, u.created.dep] : self);
   const n = t.n;
   add(n.rewardsOwner?.addrs, self);
   add(n.delegationRewardsOwner?.addrs, self);
@@ -760,7 +744,7 @@ export function diffTx(truth, got, t) {
     if (!Array.isArray(gl)) { d.push(`${where}.${k}: missing`); continue; }
     const ids = gl.map((u) => u.utxoId), want = list.map((u) => u.id);
     if (ids.join() !== want.join()) { d.push(`${where}.${k}: ${JSON.stringify(ids)}, want ${JSON.stringify(want)}`); continue; }
-    gl.forEach((u, i) => { if (!list[i].gap) d.push(...diffUtxo(truth, u, list[i], shape, `${where}.${k}[${i}] `)); });
+    gl.forEach((u, i) => d.push(...diffUtxo(truth, u, list[i], shape, `${where}.${k}[${i}] `)));
     // X and C: who unlocked each consumed UTXO. Credential j of the tx for input j (its own inputs,
     // then imported ones); an operation's one credential for every UTXO the operation spends.
     if (k === 'consumedUtxos' && shape === 'X') {
