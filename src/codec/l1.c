@@ -1,5 +1,7 @@
 #include "codec/l1.h"
 
+#include "util/u256.h"
+
 sl_err sl_l1_tx_message(const sl_pchain_utx *u, sl_warp_l1_msg *msg)
 {
 	sl_warp_message m;
@@ -46,54 +48,6 @@ size_t sl_l1_validation_ids(const sl_pchain_utx *u, uint8_t (*out)[32], size_t m
 
 /* ---- ACP-77's continuous fee -------------------------------------------------- */
 
-/* 256-bit unsigned integers, little-endian 64-bit limbs: just what the price needs. */
-typedef struct u256 {
-	uint64_t w[4];
-} u256;
-typedef unsigned __int128 u128;
-
-static u256 u256_of(uint64_t v) { return (u256){ { v, 0, 0, 0 } }; }
-
-static void u256_add(u256 *a, const u256 *b)
-{
-	u128 carry = 0;
-	for (int i = 0; i < 4; i++) {
-		u128 s = (u128)a->w[i] + b->w[i] + carry;
-		a->w[i] = (uint64_t)s;
-		carry = s >> 64;
-	}
-}
-
-static void u256_mul(u256 *a, uint64_t m) /* modulo 2^256: callers stay below it */
-{
-	u128 carry = 0;
-	for (int i = 0; i < 4; i++) {
-		u128 p = (u128)a->w[i] * m + carry;
-		a->w[i] = (uint64_t)p;
-		carry = p >> 64;
-	}
-}
-
-static void u256_div(u256 *a, uint64_t d) /* d > 0 */
-{
-	u128 rem = 0;
-	for (int i = 3; i >= 0; i--) {
-		u128 cur = rem << 64 | a->w[i];
-		a->w[i] = (uint64_t)(cur / d);
-		rem = cur % d;
-	}
-}
-
-static int u256_cmp(const u256 *a, const u256 *b)
-{
-	for (int i = 3; i >= 0; i--)
-		if (a->w[i] != b->w[i])
-			return a->w[i] < b->w[i] ? -1 : 1;
-	return 0;
-}
-
-static bool u256_zero(const u256 *a) { return !(a->w[0] | a->w[1] | a->w[2] | a->w[3]); }
-
 /*
  * minPrice · e^(excess / K) by the Taylor series in integers, as avalanchego's
  * gas.CalculatePrice computes it (the "fake exponential"): the sum of
@@ -104,18 +58,18 @@ uint64_t sl_gas_price(uint64_t min_price, uint64_t excess, uint64_t k)
 {
 	if (!k)
 		return 0; /* as uint256's division by zero: 0 */
-	u256 out = u256_of(0), acc = u256_of(min_price), max = u256_of(k);
-	u256_mul(&acc, k);
-	u256_mul(&max, UINT64_MAX);
-	for (uint64_t i = 1; !u256_zero(&acc); i++) {
-		u256_add(&out, &acc);
-		if (u256_cmp(&out, &max) >= 0)
+	sl_u256 out = sl_u256_of(0), acc = sl_u256_of(min_price), max = sl_u256_of(k);
+	sl_u256_mul64(&acc, k);
+	sl_u256_mul64(&max, UINT64_MAX);
+	for (uint64_t i = 1; !sl_u256_is_zero(&acc); i++) {
+		sl_u256_add(&out, &acc);
+		if (sl_u256_cmp(&out, &max) >= 0)
 			return UINT64_MAX;
-		u256_mul(&acc, excess);
-		u256_div(&acc, k);
-		u256_div(&acc, i);
+		sl_u256_mul64(&acc, excess);
+		sl_u256_div64(&acc, k);
+		sl_u256_div64(&acc, i);
 	}
-	u256_div(&out, k);
+	sl_u256_div64(&out, k);
 	return out.w[0];
 }
 

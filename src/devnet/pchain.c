@@ -52,7 +52,7 @@
 #include "crypto/cb58.h"
 #include "crypto/addr.h"
 #include "crypto/hash.h"
-#include "devnet/rewards.h"
+#include "codec/rewards.h"
 #include "util/limits.h"
 
 #define DAY (24ull * 3600)
@@ -147,7 +147,7 @@ typedef struct p_l1val {
 
 struct dn_pstate {
 	dn_rng rng;
-	dn_reward_config rc;
+	sl_reward_config rc;
 	uint8_t genesis_id[32];
 	dn_utxos genesis;      /* the genesis allocations, as made (the ledger drops them once spent) */
 	uint32_t ngenesis_val; /* the genesis validators: st[0 .. ngenesis_val) */
@@ -337,7 +337,7 @@ static bool staker_start(dn_world *w, struct dn_pstate *p, uint32_t si)
 	if (s->type_id != SL_P_ADD_PERMISSIONLESS_DELEGATOR_TX && !pval_add(p, si, w->chain[DN_P].height + 2))
 		return false;
 	s = &p->st[si];
-	s->potential = dn_reward_calculate(&p->rc, s->end - s->start, s->weight, w->supply);
+	s->potential = sl_reward_calculate(&p->rc, s->end - s->start, s->weight, w->supply);
 	w->supply += s->potential;
 	return heap_push(p, &p->cur, s->end, si, s->type_id == SL_P_ADD_PERMISSIONLESS_DELEGATOR_TX ? 0 : 1);
 }
@@ -831,7 +831,7 @@ sl_err dn_p_init(dn_world *w)
 	w->p = p;
 	dn_rng_init(&p->rng, w->seed, "pchain");
 	dn_rng *r = &p->rng;
-	p->rc = (dn_reward_config){
+	p->rc = (sl_reward_config){
 		.max_consumption_rate = w->params.max_consumption_rate,
 		.min_consumption_rate = w->params.min_consumption_rate,
 		.minting_period_s = w->params.minting_period,
@@ -905,7 +905,7 @@ sl_err dn_p_init(dn_world *w)
 	w->params.genesis_supply += total;
 	for (size_t i = 0; i < p->nst; i++) {
 		p_staker *s = &p->st[i];
-		s->potential = dn_reward_calculate(&p->rc, s->end - s->start, s->weight, w->supply);
+		s->potential = sl_reward_calculate(&p->rc, s->end - s->start, s->weight, w->supply);
 		w->supply += s->potential;
 		if (!heap_push(p, &p->cur, s->end, (uint32_t)i, 1))
 			return SL_ERR_NOMEM;
@@ -2172,7 +2172,7 @@ static sl_err reward_block(dn_world *w)
 		v->delegated -= s->weight;
 		if (commit) {
 			uint64_t fee, mine;
-			dn_reward_split(s->potential, v->shares, &fee, &mine);
+			sl_reward_split(s->potential, v->shares, &fee, &mine);
 			if (mine) {
 				if (!ledger_add(w, s->tx_id, at++, mine, &s->rewards, 0))
 					goto out;

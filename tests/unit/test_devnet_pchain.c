@@ -58,7 +58,7 @@
 #include "crypto/hash.h"
 #include "crypto/secp.h"
 #include "devnet/devnet.h"
-#include "devnet/rewards.h"
+#include "codec/rewards.h"
 #include "devnet/world.h"
 
 #define DAY 86400ull
@@ -483,10 +483,10 @@ static void led_add_owner(replay *r, const uint8_t tx_id[32], uint32_t index, ui
 	led_add(&r->led, tx_id, index, amount, lock, 0, o->threshold, o->n, &o->addrs[0][0]);
 }
 
-static const dn_reward_config *rc(const dn_world *w)
+static const sl_reward_config *rc(const dn_world *w)
 {
-	static dn_reward_config c;
-	c = (dn_reward_config){ w->params.max_consumption_rate, w->params.min_consumption_rate,
+	static sl_reward_config c;
+	c = (sl_reward_config){ w->params.max_consumption_rate, w->params.min_consumption_rate,
 				w->params.minting_period, w->params.supply_cap };
 	return &c;
 }
@@ -612,7 +612,7 @@ static void replay_tx(replay *r, const sl_pchain_tx *tx, uint64_t t)
 			assert_true(u->start >= r->st[s->val].start && u->end <= r->st[s->val].end);
 		}
 		if (!pending) {
-			s->potential = dn_reward_calculate(rc(w), u->end - u->start, u->weight, r->supply);
+			s->potential = sl_reward_calculate(rc(w), u->end - u->start, u->weight, r->supply);
 			r->supply += s->potential;
 		}
 		r->nst++;
@@ -840,7 +840,7 @@ static void replay_promote(replay *r, uint64_t t)
 		s->active = true;
 		if (s->permissioned)
 			continue;
-		s->potential = dn_reward_calculate(rc(r->w), s->end - s->start, s->weight, r->supply);
+		s->potential = sl_reward_calculate(rc(r->w), s->end - s->start, s->weight, r->supply);
 		r->supply += s->potential;
 	}
 }
@@ -867,7 +867,7 @@ static void replay_option(replay *r, bool commit)
 		rstaker *v = &r->st[s->val];
 		if (commit) {
 			uint64_t fee, mine;
-			dn_reward_split(s->potential, v->shares, &fee, &mine);
+			sl_reward_split(s->potential, v->shares, &fee, &mine);
 			if (mine)
 				led_add_owner(r, s->tx_id, at++, mine, 0, &s->rewards);
 			if (fee && v->start >= w->params.cortina_time)
@@ -1011,7 +1011,7 @@ static void replay_genesis(replay *r, sl_devnet *d)
 		}
 		assert_int_equal(sum, s->weight);
 		stake += sum;
-		s->potential = dn_reward_calculate(rc(w), s->end - s->start, s->weight, r->supply);
+		s->potential = sl_reward_calculate(rc(w), s->end - s->start, s->weight, r->supply);
 		r->supply += s->potential;
 	}
 	assert_int_equal(genesis_supply, total + xgen + stake);

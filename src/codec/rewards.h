@@ -1,6 +1,6 @@
 /*
  * rewards.h — the P-chain's staking reward formula (wire-formats.md §12),
- * for the devnet generator and for anyone replaying its history.
+ * for the indexer's supply and potential rewards and the devnet generator.
  *
  * Calculate (avalanchego's reward.Calculator for the primary network):
  *
@@ -25,24 +25,27 @@
  *
  * Pure functions: no state, no allocation.
  */
-#ifndef SL_DEVNET_REWARDS_H
-#define SL_DEVNET_REWARDS_H
+#ifndef SL_CODEC_REWARDS_H
+#define SL_CODEC_REWARDS_H
 
 #include "util/common.h"
 
-#define DN_REWARD_PERCENT_DENOMINATOR 1000000u
+#define SL_REWARD_PERCENT_DENOMINATOR 1000000u
 
-typedef struct dn_reward_config {
+typedef struct sl_reward_config {
 	uint64_t max_consumption_rate; /* parts per million, e.g. 120000 */
 	uint64_t min_consumption_rate; /* e.g. 100000 */
 	uint64_t minting_period_s;     /* seconds, e.g. 365 days */
 	uint64_t supply_cap;	       /* nAVAX, e.g. 720e15 */
-} dn_reward_config;
+} sl_reward_config;
+
+/* avalanchego's RewardConfig of the primary network (mainnet, Fuji and local alike). */
+extern const sl_reward_config sl_reward_primary;
 
 /* The potential reward of `stake` nAVAX staked for `duration_s` seconds at `supply`. */
-uint64_t dn_reward_calculate(const dn_reward_config *c, uint64_t duration_s, uint64_t stake, uint64_t supply);
+uint64_t sl_reward_calculate(const sl_reward_config *c, uint64_t duration_s, uint64_t stake, uint64_t supply);
 
 /* Split `total` by `shares` (ppm, <= 1e6): *delegatee gets the fee, *delegator the rest. */
-void dn_reward_split(uint64_t total, uint32_t shares, uint64_t *delegatee, uint64_t *delegator);
+void sl_reward_split(uint64_t total, uint32_t shares, uint64_t *delegatee, uint64_t *delegator);
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * test_devnet_rewards.c — the devnet's reward formula against every case of
+ * test_rewards.c — the staking reward formula (codec/rewards.h) against every case of
  * tests/vectors/rewards.json (avalanchego's calculator tests and the
  * Split rule).
  *
@@ -11,11 +11,11 @@
 #include <stddef.h>
 #include <cmocka.h>
 
-#include "devnet/rewards.h"
+#include "codec/rewards.h"
 #include "util/buf.h"
 #include "util/jsonv.h"
 
-static const dn_reward_config mainnet = {
+static const sl_reward_config mainnet = {
 	.max_consumption_rate = 120000,
 	.min_consumption_rate = 100000,
 	.minting_period_s = 365ull * 24 * 3600,
@@ -89,7 +89,7 @@ static void test_vectors(void **state)
 	int ncalc = 0, nsplit = 0;
 	sl_json_iter_init(&it, get(root, "calculate_cases"));
 	while (sl_json_arr_next(&it, &v)) {
-		uint64_t got = dn_reward_calculate(&mainnet, num(v, "stakedDuration_seconds"),
+		uint64_t got = sl_reward_calculate(&mainnet, num(v, "stakedDuration_seconds"),
 						   num(v, "stakedAmount_nAVAX"),
 						   num(v, "currentSupply_nAVAX"));
 		assert_int_equal(got, num(v, "expectedReward_nAVAX"));
@@ -98,7 +98,7 @@ static void test_vectors(void **state)
 	sl_json_iter_init(&it, get(root, "split_cases"));
 	while (sl_json_arr_next(&it, &v)) {
 		uint64_t fee, rest;
-		dn_reward_split(num(v, "totalReward"), (uint32_t)num(v, "shares"), &fee, &rest);
+		sl_reward_split(num(v, "totalReward"), (uint32_t)num(v, "shares"), &fee, &rest);
 		assert_int_equal(fee, num(v, "expected_amountFromShares"));
 		assert_int_equal(rest, num(v, "expected_remainder"));
 		nsplit++;
@@ -112,19 +112,19 @@ static void test_vectors(void **state)
 static void test_edges(void **state)
 {
 	(void)state;
-	assert_int_equal(dn_reward_calculate(&mainnet, 86400, 1000, 0), 0);
-	assert_int_equal(dn_reward_calculate(&mainnet, 86400, 1000, mainnet.supply_cap), 0);
-	assert_int_equal(dn_reward_calculate(&mainnet, 86400, 0, 360000000000000000ull), 0);
+	assert_int_equal(sl_reward_calculate(&mainnet, 86400, 1000, 0), 0);
+	assert_int_equal(sl_reward_calculate(&mainnet, 86400, 1000, mainnet.supply_cap), 0);
+	assert_int_equal(sl_reward_calculate(&mainnet, 86400, 0, 360000000000000000ull), 0);
 	/* A stake far above the supply is clamped to what remains under the cap. */
 	uint64_t supply = mainnet.supply_cap - 5;
-	assert_int_equal(dn_reward_calculate(&mainnet, 365ull * 86400, UINT64_MAX, supply), 5);
+	assert_int_equal(sl_reward_calculate(&mainnet, 365ull * 86400, UINT64_MAX, supply), 5);
 	/* Monotone in duration and stake. */
-	uint64_t a = dn_reward_calculate(&mainnet, 14 * 86400, 2000000000000ull, 400000000000000000ull);
-	uint64_t b = dn_reward_calculate(&mainnet, 28 * 86400, 2000000000000ull, 400000000000000000ull);
-	uint64_t c = dn_reward_calculate(&mainnet, 28 * 86400, 4000000000000ull, 400000000000000000ull);
+	uint64_t a = sl_reward_calculate(&mainnet, 14 * 86400, 2000000000000ull, 400000000000000000ull);
+	uint64_t b = sl_reward_calculate(&mainnet, 28 * 86400, 2000000000000ull, 400000000000000000ull);
+	uint64_t c = sl_reward_calculate(&mainnet, 28 * 86400, 4000000000000ull, 400000000000000000ull);
 	assert_true(a > 0 && a < b && b < c);
 	uint64_t fee, rest;
-	dn_reward_split(1000, 0, &fee, &rest);
+	sl_reward_split(1000, 0, &fee, &rest);
 	assert_int_equal(fee, 0);
 	assert_int_equal(rest, 1000);
 }
