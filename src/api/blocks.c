@@ -4,7 +4,9 @@
  * the proposervm blocks its staking certificate signed (unsigned blocks
  * have no proposer). Ids are cb58 on P and X, 0x hex on the C-chain (as
  * eth JSON-RPC writes them); blockType is the block's Go type name on P and
- * X, "evm" on C. The cursor is the last block's height.
+ * X, "evm" on C. A P block carries the chain's state after it: currentSupply,
+ * activeL1Validators, l1ValidatorsAccruedFees (docs/index.md). The cursor is
+ * the last block's height.
  */
 #include "api/internal.h"
 
@@ -12,7 +14,8 @@
 #include "crypto/cb58.h"
 
 static const sl_sql q_blocks = {
-	"SELECT height, hash, parent, ts, type, size, ntx, txs, vm_id, vm_parent, vm_height, vm_ts FROM blocks "
+	"SELECT height, hash, parent, ts, type, size, ntx, txs, vm_id, vm_parent, vm_height, vm_ts, supply, l1_active, "
+	"l1_fees FROM blocks "
 	"WHERE chain = ? AND proposer = ? AND height < ? AND ts >= ? AND ts <= ? ORDER BY height DESC LIMIT ?"
 };
 
@@ -58,6 +61,18 @@ static void block(api_req *r, sl_stmt *s)
 	sl_jw_arr_end(w);
 	sl_jw_key(w, "blockSizeBytes");
 	sl_jw_i64(w, sl_col_i64(s, 5));
+	/* P: the chain's state after the block (index.md), where the store has it: the supply needs
+	 * the network's genesis */
+	if (sl_col_type(s, 12) != SL_COL_NULL) {
+		sl_jw_key(w, "currentSupply");
+		sl_jw_u64s(w, sl_col_u64be(s, 12));
+	}
+	if (sl_col_type(s, 14) != SL_COL_NULL) {
+		sl_jw_key(w, "activeL1Validators");
+		sl_jw_i64(w, sl_col_i64(s, 13));
+		sl_jw_key(w, "l1ValidatorsAccruedFees");
+		sl_jw_u64(w, sl_col_u64be(s, 14));
+	}
 	sl_jw_key(w, "proposerDetails");
 	sl_jw_obj(w);
 	sl_jw_key(w, "proposerId");

@@ -478,7 +478,7 @@ static void write_fee_percent(api_req *r, uint32_t ppm)
 	sl_jw_strn(&r->w, t, (size_t)n);
 }
 
-static const sl_sql q_staker_end = { "SELECT end_tx FROM stakers WHERE tx = ? AND end_tx IS NOT NULL" };
+static const sl_sql q_staker_end = { "SELECT end_tx, potential, subnet FROM stakers WHERE tx = ?" };
 
 static int render_p(api_req *r, const txrow *t, size_t *count)
 {
@@ -650,7 +650,8 @@ static int render_p(api_req *r, const txrow *t, size_t *count)
 		}
 	}
 	if (staking && u->type_id != 13) {
-		/* the RewardValidatorTx that ended it, once indexed */
+		/* the RewardValidatorTx that ended it, once indexed; the reward it earns if committed
+		 * (a primary-network staker's potential reward, fixed when it started: index.md) */
 		sl_stmt *s = sl_stmt_get(r->db, &q_staker_end);
 		if (!s)
 			return api_fail_store(r, SL_ERR_STORE);
@@ -660,9 +661,14 @@ static int render_p(api_req *r, const txrow *t, size_t *count)
 		if (sl_stmt_next(s, &e)) {
 			size_t n;
 			const uint8_t *id = sl_col_blob(s, 0, &n);
-			if (n == 32) {
+			if (id && n == 32) {
 				sl_jw_key(w, "rewardTxHash");
 				api_write_id(r, id);
+			}
+			const uint8_t *subnet = sl_col_blob(s, 2, &n);
+			if (sl_col_type(s, 1) != SL_COL_NULL && n == 32 && !memcmp(subnet, primary, 32)) {
+				sl_jw_key(w, "estimatedReward");
+				sl_jw_u64s(w, sl_col_u64be(s, 1));
 			}
 		}
 		sl_jw_key(w, "rewardAddresses");

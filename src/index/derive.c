@@ -399,6 +399,9 @@ static sl_err p_tx(ix_batch *b, const ix_ctx *ctx, const sl_pchain_tx *tx, const
 		e->end_tx = id;
 		e->at = *at;
 		e->committed = committed;
+		ix_pevent *pe = add_pevent(b, IX_PE_REWARD, at, u->tx_id);
+		if (pe)
+			pe->committed = committed;
 		if (ctx->rewards) { /* an abort may still pay (delegation fees since Cortina) */
 			sl_err r = ctx->rewards(ctx->rewards_ctx, u->tx_id, b, &e->rewards, &e->nrewards);
 			if (r) {
@@ -409,6 +412,14 @@ static sl_err p_tx(ix_batch *b, const ix_ctx *ctx, const sl_pchain_tx *tx, const
 		}
 		break;
 	}
+	case SL_P_ADVANCE_TIME_TX:
+		/* before Banff, chain time moved only by this proposal, when committed */
+		if (committed && u->time <= INT64_MAX) {
+			ix_where t = *at;
+			t.ts = (int64_t)u->time;
+			add_pevent(b, IX_PE_TIME, &t, NULL);
+		}
+		break;
 	default: break;
 	}
 	if (is_staking(u->type_id) || u->type_id == SL_P_ADD_SUBNET_VALIDATOR_TX) {
@@ -449,6 +460,15 @@ static sl_err p_tx(ix_batch *b, const ix_ctx *ctx, const sl_pchain_tx *tx, const
 					s->bls_key = u->signer.public_key;
 					s->bls_pop = u->signer.pop;
 				}
+			}
+			if (!memcmp(s->subnet, primary_subnet, 32)) {
+				/* its potential reward: when it starts (write.c) */
+				ix_pevent *pe = add_pevent(b, IX_PE_STAKER, at, id);
+				if (!pe)
+					return b->err;
+				pe->weight = u->weight;
+				pe->start = start;
+				pe->end = u->end;
 			}
 		}
 		add_act(b, IX_P, at, u->rewards_owner.addrs, u->rewards_owner.naddrs);

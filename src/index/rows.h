@@ -164,6 +164,8 @@ typedef enum ix_pe_kind {
 	IX_PE_L1_WEIGHT,  /* SetL1ValidatorWeightTx: vid, nonce, weight (0: removed, refund at nouts) */
 	IX_PE_L1_BALANCE, /* IncreaseL1ValidatorBalanceTx: vid, amount */
 	IX_PE_L1_DISABLE, /* DisableL1ValidatorTx: vid (refund at nouts) */
+	IX_PE_STAKER,	  /* a primary-network staker accepted: id (its tx), weight, start, end */
+	IX_PE_REWARD,	  /* a RewardValidatorTx: id (the staking tx), committed */
 } ix_pe_kind;
 
 typedef struct ix_pevent {
@@ -176,7 +178,9 @@ typedef struct ix_pevent {
 		owner2; /* owner blobs (ix_staker): subnet owner; L1: remaining balance, deactivation */
 	sl_span name, genesis, node, manager_addr;
 	uint64_t weight, amount, nonce;
+	uint64_t start, end;
 	uint32_t nouts;
+	bool committed;
 } ix_pevent;
 
 /* A P-chain tx about an L1 validation (l1_txs). */

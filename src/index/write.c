@@ -22,6 +22,7 @@
 #include "index/write.h"
 
 #include "codec/avax.h"
+#include "codec/rewards.h"
 
 static const sl_sql q_block = {
 	"INSERT INTO blocks (chain, height, hash, parent, ts, type, size, ntx, txs, vm_id, vm_parent, proposer, "
@@ -77,8 +78,8 @@ static const sl_sql q_asset_tx = { "INSERT INTO asset_txs (asset, seq, ts, type)
 				   "ON CONFLICT DO NOTHING" };
 static const sl_sql q_staker = {
 	"INSERT INTO stakers (tx, seq, type, node, subnet, start_ts, end_ts, weight, fee, nouts, nstake, "
-	"rewards_owner, delegation_owner, bls_key, bls_pop, accepted_ts) "
-	"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (tx) DO NOTHING"
+	"rewards_owner, delegation_owner, bls_key, bls_pop, accepted_ts, potential) "
+	"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (tx) DO NOTHING"
 };
 static const sl_sql q_stake_end = {
 	"UPDATE stakers SET end_tx = ?, end_ts_actual = ?, committed = ? WHERE tx = ?"
@@ -327,6 +328,12 @@ static sl_err put_staker(sl_conn *c, const ix_staker *k)
 	bind_opt_blob(s, 13, k->bls_key, 48);
 	bind_opt_blob(s, 14, k->bls_pop, 96);
 	sl_bind_i64(s, 15, k->accepted_ts);
+	/* a staker of another subnet earns no primary-network reward: never pending for one */
+	static const uint8_t primary[32];
+	if (memcmp(k->subnet, primary, 32))
+		sl_bind_u64be(s, 16, 0);
+	else
+		sl_bind_null(s, 16);
 	return sl_stmt_exec(s);
 }
 
@@ -466,12 +473,22 @@ static const sl_sql q_l1_run_out = {
 static const sl_sql q_l1_tx = { "INSERT INTO l1_txs (vid, seq, ts, type) VALUES (?, ?, ?, ?) "
 				"ON CONFLICT DO NOTHING" };
 static const sl_sql q_pstate_prev = {
-	"SELECT ts, l1_active, l1_fees, l1_excess FROM blocks WHERE chain = 0 AND height < ? AND l1_fees IS NOT NULL "
-	"ORDER BY height DESC LIMIT 1"
+	"SELECT ts, l1_active, l1_fees, l1_excess, supply FROM blocks WHERE chain = 0 AND height < ? "
+	"AND l1_fees IS NOT NULL ORDER BY height DESC LIMIT 1"
 };
 static const sl_sql q_pstate_put = {
-	"UPDATE blocks SET l1_active = ?, l1_fees = ?, l1_excess = ? WHERE chain = 0 AND height = ?"
+	"UPDATE blocks SET l1_active = ?, l1_fees = ?, l1_excess = ?, supply = ? WHERE chain = 0 AND height = ?"
 };
+static const sl_sql q_genesis_supply = { "SELECT value FROM meta WHERE key = 'genesis_supply'" };
+static const sl_sql q_genesis_supply_put = { "INSERT INTO meta (key, value) VALUES ('genesis_supply', ?)" };
+/* pending primary-network stakers whose start has come, in avalanchego's pending order: start
+ * time, then priority (Apricot delegators, validators, Banff delegators), then tx id */
+static const sl_sql q_pending = {
+	"SELECT tx, weight, start_ts, end_ts FROM stakers WHERE potential IS NULL AND start_ts <= ? "
+	"AND start_ts > accepted_ts ORDER BY start_ts, CASE type WHEN 14 THEN 1 WHEN 26 THEN 3 ELSE 2 END, tx"
+};
+static const sl_sql q_potential = { "UPDATE stakers SET potential = ? WHERE tx = ?" };
+static const sl_sql q_potential_get = { "SELECT potential FROM stakers WHERE tx = ?" };
 
 /* The L1 fee state as the P-chain's blocks go by: loaded from the block before the first one a
  * write applies, kept in memory from there (a write's P blocks come in chain order). */
@@ -479,6 +496,8 @@ typedef struct pstate {
 	bool loaded;
 	int64_t ts;
 	uint64_t active, fees, excess;
+	bool has_supply; /* known when the store has the network's genesis */
+	uint64_t supply;
 } pstate;
 
 static sl_err pstate_load(sl_conn *c, pstate *ps, uint64_t height)
@@ -494,7 +513,83 @@ static sl_err pstate_load(sl_conn *c, pstate *ps, uint64_t height)
 		ps->active = (uint64_t)sl_col_i64(s, 1);
 		ps->fees = sl_col_u64be(s, 2);
 		ps->excess = sl_col_u64be(s, 3);
+		ps->has_supply = sl_col_type(s, 4) != SL_COL_NULL;
+		ps->supply = ps->has_supply ? sl_col_u64be(s, 4) : 0;
+		return e;
 	}
+	if (e)
+		return e;
+	/* the first P block: the supply the genesis left */
+	sl_stmt *g = sl_stmt_get(c, &q_genesis_supply);
+	if (!g)
+		return SL_ERR_STORE;
+	if ((e = sl_stmt_query(g)))
+		return e;
+	if (sl_stmt_next(g, &e)) {
+		ps->has_supply = true;
+		ps->supply = sl_col_u64be(g, 0);
+	}
+	return e;
+}
+
+static uint64_t sat_add(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
+
+/* A primary-network staker starts: its potential reward from the supply of now, which grows by
+ * it (avalanchego fixes it then: at acceptance from Durango on, at promotion before). */
+static sl_err start_staker(sl_conn *c, pstate *ps, const uint8_t *tx, uint64_t weight, uint64_t start,
+			   uint64_t end)
+{
+	uint64_t reward =
+		sl_reward_calculate(&sl_reward_primary, end > start ? end - start : 0, weight, ps->supply);
+	ps->supply = sat_add(ps->supply, reward);
+	STMT(c, q_potential);
+	sl_bind_u64be(s, 0, reward);
+	sl_bind_blob(s, 1, tx, 32);
+	return sl_stmt_exec(s);
+}
+
+/* Pending stakers whose start time t reaches become current, in the chain's order. */
+static sl_err promote(sl_conn *c, ix_batch *b, pstate *ps, int64_t t)
+{
+	typedef struct {
+		uint8_t tx[32];
+		uint64_t weight, start, end;
+	} due;
+	due *v = NULL;
+	size_t n = 0, cap = 0;
+	sl_err e;
+	{
+		STMT(c, q_pending);
+		sl_bind_i64(s, 0, t);
+		if ((e = sl_stmt_query(s)))
+			return e;
+		while (sl_stmt_next(s, &e)) {
+			if (n == cap) {
+				size_t ncap = cap ? 2 * cap : 16;
+				due *nv = sl_arena_array(&b->arena, ncap, sizeof *nv);
+				if (!nv)
+					return SL_ERR_NOMEM;
+				if (n)
+					memcpy(nv, v, n * sizeof *v);
+				v = nv;
+				cap = ncap;
+			}
+			size_t len = 0;
+			const uint8_t *tx = sl_col_blob(s, 0, &len);
+			if (len != 32)
+				return sl_conn_fail(c, SL_ERR_INVALID,
+						    "a staker row without a 32-byte tx id");
+			memcpy(v[n].tx, tx, 32);
+			v[n].weight = (uint64_t)sl_col_i64(s, 1);
+			v[n].start = (uint64_t)sl_col_i64(s, 2);
+			v[n].end = (uint64_t)sl_col_i64(s, 3);
+			n++;
+		}
+		if (e)
+			return e;
+	}
+	for (size_t i = 0; !e && i < n; i++)
+		e = start_staker(c, ps, v[i].tx, v[i].weight, v[i].start, v[i].end);
 	return e;
 }
 
@@ -505,8 +600,13 @@ static bool fees_started(const ix_rules *r, const pstate *ps)
 
 /* Chain time to t: every active L1 validator pays for the seconds since the last block, and
  * those whose balance is gone are deactivated (avalanchego's advanceValidatorFeeState). */
-static sl_err advance_time(sl_conn *c, const ix_rules *r, pstate *ps, int64_t t)
+static sl_err advance_time(sl_conn *c, ix_batch *b, const ix_rules *r, pstate *ps, int64_t t)
 {
+	if (ps->has_supply) {
+		sl_err e = promote(c, b, ps, t);
+		if (e)
+			return e;
+	}
 	int64_t from = ps->ts;
 	if (t <= from)
 		return SL_OK;
@@ -694,14 +794,35 @@ static sl_err put_pevent(sl_conn *c, ix_batch *b, const ix_rules *r, pstate *ps,
 	if (e)
 		return e;
 	switch (v->kind) {
-	case IX_PE_TIME: return advance_time(c, r, ps, v->at.ts);
+	case IX_PE_TIME: return advance_time(c, b, r, ps, v->at.ts);
 	case IX_PE_BLOCK_END: {
 		STMT(c, q_pstate_put);
 		sl_bind_i64(s, 0, (int64_t)SL_MIN(ps->active, INT64_MAX));
 		sl_bind_u64be(s, 1, ps->fees);
 		sl_bind_u64be(s, 2, ps->excess);
-		sl_bind_i64(s, 3, (int64_t)v->at.height);
+		if (ps->has_supply)
+			sl_bind_u64be(s, 3, ps->supply);
+		else
+			sl_bind_null(s, 3);
+		sl_bind_i64(s, 4, (int64_t)v->at.height);
 		return sl_stmt_exec(s);
+	}
+	case IX_PE_STAKER:
+		/* started when accepted (from Durango on); before, pending until its start (TIME) */
+		if (!ps->has_supply || v->start > (uint64_t)v->at.ts)
+			return SL_OK;
+		return start_staker(c, ps, v->id, v->weight, v->start, v->end);
+	case IX_PE_REWARD: {
+		/* an abort takes back the potential reward the start added */
+		if (!ps->has_supply || v->committed)
+			return SL_OK;
+		STMT(c, q_potential_get);
+		sl_bind_blob(s, 0, v->id, 32);
+		if ((e = sl_stmt_query(s)))
+			return e;
+		uint64_t p = sl_stmt_next(s, &e) && sl_col_type(s, 0) != SL_COL_NULL ? sl_col_u64be(s, 0) : 0;
+		ps->supply = p > ps->supply ? 0 : ps->supply - p;
+		return e;
 	}
 	case IX_PE_SUBNET: {
 		STMT(c, q_subnet);
@@ -814,12 +935,37 @@ sl_err ix_write(sl_conn *c, const ix_rules *r, ix_batch *b) { return ix_write_ma
 
 static const sl_sql q_genesis = { "INSERT INTO meta (key, value) VALUES ('genesis', ?)" };
 
+/*
+ * The supply at genesis: every genesis UTXO of AVAX (the genesis validators' stake included),
+ * then each genesis validator's potential reward in the file's order, as avalanchego adds them
+ * when it builds the genesis state.
+ */
+static sl_err genesis_supply(sl_conn *c, const ix_rules *r, ix_batch *b)
+{
+	pstate ps = { .loaded = true, .has_supply = true };
+	for (size_t i = 0; i < b->outs.n; i++)
+		if (!memcmp(b->outs.v[i].asset, r->avax, 32))
+			ps.supply = sat_add(ps.supply, b->outs.v[i].amount);
+	sl_err e = SL_OK;
+	for (size_t i = 0; !e && i < b->stakers.n; i++) {
+		const ix_staker *k = &b->stakers.v[i];
+		e = start_staker(c, &ps, k->tx, k->weight, k->start, k->end);
+	}
+	if (e)
+		return e;
+	STMT(c, q_genesis_supply_put);
+	sl_bind_u64be(s, 0, ps.supply);
+	return sl_stmt_exec(s);
+}
+
 sl_err ix_write_genesis(sl_conn *c, const ix_rules *r, ix_batch *b, const uint8_t hash[32])
 {
 	pstate ps = { 0 };
 	sl_err e = sl_conn_begin(c);
 	if (!e)
 		e = put_rows(c, r, &ps, b);
+	if (!e)
+		e = genesis_supply(c, r, b);
 	if (!e) {
 		sl_stmt *s = sl_stmt_get(c, &q_genesis);
 		if (!s)

@@ -182,10 +182,28 @@ static const char *const v3[] = {
 	NULL,
 };
 
+/*
+ * Version 4: the primary network's supply and its stakers' potential rewards (avalanchego's
+ * reward.Calculator, codec/rewards.h), which need the P-chain in order like version 3 did.
+ */
+static const char *const v4[] = {
+	/* potential: the reward a primary-network staker earns if committed, fixed when it starts
+	 * from the supply of that moment (8-byte big-endian); NULL while pending; 0 for stakers of
+	 * other subnets, which earn none. */
+	"ALTER TABLE stakers ADD COLUMN potential {blob}",
+	"CREATE INDEX stakers_pending ON stakers (start_ts) WHERE potential IS NULL",
+	/* supply: the primary network's current supply after each P block (platform.getCurrentSupply:
+	 * the genesis, plus every staker's potential reward when it starts, minus an aborted one's) */
+	"ALTER TABLE blocks ADD COLUMN supply {blob}",
+	"UPDATE cursors SET next = 0, last_id = NULL WHERE kind = 0",
+	NULL,
+};
+
 const sl_migration sl_migrations[] = {
 	{ 1, v1 },
 	{ 2, v2 },
 	{ 3, v3 },
+	{ 4, v4 },
 };
 const size_t sl_nmigrations = SL_ARRAY_LEN(sl_migrations);
 

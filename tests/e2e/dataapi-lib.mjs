@@ -359,6 +359,7 @@ export function buildTruth(idx, manifest, { genesis, bin = BIN_RELEASE, dir } = 
   const extra = new Map(); // tx id → { consumed, emitted }
   const extraOf = (id) => extra.get(id) ?? extra.set(id, { consumed: [], emitted: [] }).get(id);
   const traceProblems = [];
+  const pStates = new Map(); // P container index → the state after that block (ledger's trace.block)
   const trace = {
     create({ chain, dest, txId, idx: i, out, n, staked, reward, genesis: g }) {
       const id = utxoId(txId, i);
@@ -380,6 +381,7 @@ export function buildTruth(idx, manifest, { genesis, bin = BIN_RELEASE, dir } = 
       if (!u) { traceProblems.push(`stake ${txId}:${i} returned, never made`); return; }
       u.unstaked = atOf('P', n);
     },
+    block({ index, supply, l1Active, l1Fees }) { pStates.set(index, { supply, l1Active, l1Fees }); },
     tx({ chain, n, committed }) {
       const at = atOf(chain, n);
       at.order = txs[chain].length;
@@ -389,6 +391,7 @@ export function buildTruth(idx, manifest, { genesis, bin = BIN_RELEASE, dir } = 
     },
   };
   const { problems, stats } = replay({ txs: txIn, manifest, hrp, sigSample: 50, trace });
+  for (const b of blocks.P) b.state = pStates.get(b.index) ?? null;
   const fatal = [...traceProblems, ...problems.filter((p) => !IGNORED_PROBLEM.test(p))];
 
   // consumed and emitted UTXOs; who took part (see parties below); assets
@@ -664,6 +667,9 @@ export function expectTx(truth, t) {
       const end = truth.txs.P.find((r) => r.type === 'RewardValidatorTx' && r.n.stakerTxId === t.id);
       if (end) o.rewardTxHash = end.id;
       o.rewardAddresses = (n.rewardsOwner?.addrs ?? []).map((h) => bech(truth.hrp, h));
+      // the potential reward the manifest states (fixed when the staker started; none while pending)
+      const m = truth.manifest.P.validators.find((v) => v.txId === t.id) ?? truth.manifest.P.delegators.find((v) => v.txId === t.id);
+      if (m?.potentialReward !== undefined && (n.subnetId ?? PRIMARY) === PRIMARY) o.estimatedReward = String(m.potentialReward);
     }
     if (n.memo) o.memo = '0x' + n.memo;
     if (t.type === 'RewardValidatorTx') o.stakingTxHash = n.stakerTxId;
@@ -717,8 +723,8 @@ function feePercent(ppm) {
 }
 
 // Keys of a tx the truth does not model: a RegisterL1ValidatorTx's l1ValidatorDetails (they are in
-// its warp message), estimatedReward (the staking model's).
-const txFreeKeys = (t) => new Set(['estimatedReward', ...(t.type === 'RegisterL1ValidatorTx' ? ['l1ValidatorDetails'] : [])]);
+// its warp message).
+const txFreeKeys = (t) => new Set(t.type === 'RegisterL1ValidatorTx' ? ['l1ValidatorDetails'] : []);
 const AMOUNT_KEYS = ['value', 'amountBurned', 'amountStaked', 'amountL1ValidatorBalanceBurned', 'amountUnlocked', 'amountCreated'];
 
 // Compare an API tx with the truth; returns a list of differences.
@@ -854,6 +860,9 @@ export function blocksOf(truth, chain, nodeId) {
 export function expectBlock(chain, b, nodeId) {
   const o = { blockNumber: String(b.height), blockHash: b.id, parentHash: b.parent, blockTimestamp: b.ts, txCount: b.txs.length, transactions: b.txs, blockSizeBytes: b.size };
   if (chain === 'P') o.blockType = b.type;
+  // the P-chain's state after the block, from the ledger replay (currentSupply: avalanchego's
+  // platform.getCurrentSupply; the L1 fee's active validators and accrued fees)
+  if (chain === 'P' && b.state) Object.assign(o, { currentSupply: String(b.state.supply), activeL1Validators: b.state.l1Active, l1ValidatorsAccruedFees: Number(b.state.l1Fees) });
   if (chain === 'X') o.blockType = 'StandardBlock';
   o.proposerDetails = { proposerId: b.containerId, proposerParentId: b.vmParent, proposerNodeId: nodeId, proposerPChainHeight: b.pChainHeight, proposerTimestamp: b.vmTs };
   return o;

@@ -22,6 +22,10 @@
 //   trace.spend({ chain, txId, idx, n })     consumed on `chain` by n (imports too)
 //   trace.unstake({ txId, idx, n })          stake returned by the RewardValidatorTx n
 //   trace.tx({ chain, n, block? })           n applied (P: in its block b, decision txs too)
+//   trace.block({ chain: 'P', index, supply, l1Active, l1Fees })  the state after P block
+//       `index` (container): current supply, active L1 validators, and the L1 fees
+//       accrued since the first active L1 validator (or Etna's time on mainnet and
+//       Fuji, when that is earlier: docs/index.md), at l1FeeRate a second
 //
 // Durango (manifest.durangoTime) splits the P-chain's rules: before it a
 // staker tx names a start after its block's time (at most two weeks ahead),
@@ -230,6 +234,16 @@ export function replay({ txs, manifest, hrp = 'local', sigSample = 1, trace = {}
   const l1 = new Map(); // validationId → state
   const feeRate = BigInt(manifest.P.l1FeeRate);
   let pTime = 0;
+  // when L1 fees start to accrue: Etna on mainnet and Fuji (avalanchego upgrade.go), else the first
+  // active L1 validator (snowline's rule for networks whose Etna it does not know)
+  const etna = { 1: 1734368400, 5: 1732550400 }[manifest.networkId] ?? null;
+  let l1Start = null;
+  const l1Started = (t, balance) => { if (balance > 0n && l1Start === null) l1Start = t; };
+  const pState = (b) => {
+    const from = [l1Start, etna !== null && etna < pTime ? etna : null].filter((x) => x !== null);
+    const l1Fees = from.length ? feeRate * BigInt(pTime - Math.min(...from)) : 0n;
+    trace.block?.({ chain: 'P', index: b.index, supply, l1Active: [...l1.values()].filter((v) => v.active).length, l1Fees });
+  };
   const settle = (v, t) => {
     if (!v.active) { v.since = t; return; }
     const due = feeRate * BigInt(t - v.since);
@@ -393,6 +407,7 @@ export function replay({ txs, manifest, hrp = 'local', sigSample = 1, trace = {}
           const idb = Buffer.alloc(36); Buffer.from(cb58dec(n.subnetId)).copy(idb); idb.writeUInt32BE(i, 32);
           const validationId = cb58(sha256(idb));
           extraOut += v.balance;
+          l1Started(time, v.balance);
           l1.set(validationId, { validationId, nodeId: nodeIdOf(v.nodeId), subnetId: n.subnetId, weight: v.weight, balance: v.balance, since: time,
             active: v.balance > 0n, removed: false, minNonce: 0n, remainingBalanceOwner: v.remainingBalanceOwner, deactivationOwner: v.deactivationOwner });
         });
@@ -408,6 +423,7 @@ export function replay({ txs, manifest, hrp = 'local', sigSample = 1, trace = {}
         const validationId = cb58(sha256(m.addressedPayload));
         if (l1.has(validationId)) bad(`P ${n.id}: validation ${validationId} registered twice`);
         extraOut += n.balance;
+        l1Started(time, n.balance);
         l1.set(validationId, { validationId, nodeId: nodeIdOf(m.nodeId), subnetId: m.subnetId, weight: m.weight, balance: n.balance, since: time,
           active: n.balance > 0n, removed: false, minNonce: 0n, remainingBalanceOwner: m.remainingBalanceOwner, deactivationOwner: m.disableOwner });
         break;
@@ -493,12 +509,17 @@ export function replay({ txs, manifest, hrp = 'local', sigSample = 1, trace = {}
       const dec = norm[norm.length - 1];
       const child = blocks[bi + 1];
       if (!child || child.vm.vmType !== 'option' || !/Banff(Commit|Abort)Block/.test(child.type)) { bad(`P block ${bi}: proposal not followed by a proposervm option Commit/Abort`); continue; }
+      pState(b); // the proposal block: before its decision
       trace.tx?.({ chain: 'P', n: dec, block: b, committed: child.type === 'BanffCommitBlock' });
       if (dec.type !== 'RewardValidatorTx') bad(`P block ${bi}: proposal tx ${dec.type}`);
       else rewardP(dec, child.type === 'BanffCommitBlock', b.time);
       bi++; pTime = child.time;
+      settleAll(pTime);
+      pState(child);
+      continue;
     } else bad(`P block ${bi}: unexpected ${b.type} (${b.vm.vmType})`);
     settleAll(pTime);
+    pState(b);
   }
   expirePermissioned(pTime);
 
