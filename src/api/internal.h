@@ -229,6 +229,10 @@ void api_asset_amount(api_req *r, const uint8_t asset[32], uint64_t amount, cons
 void api_write_address(api_req *r, const uint8_t addr[20]);
 /* An id in cb58 (a JSON string). */
 void api_write_id(api_req *r, const uint8_t id[32]);
+/* A node id: "NodeID-<cb58>". */
+void api_write_node_id(api_req *r, const uint8_t node[20]);
+/* The RewardType of a reward kind (utxos.reward: 1 VALIDATOR, 2 DELEGATOR, 3 VALIDATOR_FEE), or NULL. */
+const char *api_reward_type(int kind);
 /* A 32-byte id from a column in cb58, or "" when the column holds none. */
 void api_write_id_col(api_req *r, sl_stmt *s, int col);
 /* Decimal string of a u64. */
