@@ -274,7 +274,8 @@ export { cleanup, C };
 
 // ---- the route table ------------------------------------------------------------------------------------
 
-// The routes of src/api/routes.c as data: [{ method, path, name, chains: ['P', 'X', 'C'], params:
+// The routes of src/api/routes.c as data: [{ method, path, name, chains: ['P', 'X', 'C'] (none for a
+// route of the network, without {blockchainId}), params:
 // [{ name, kind, required, min, max, def, values, umax, flags }], bodyAddresses, upstream201 }].
 // Read from the C source, so a route or parameter added there is in every table built from it;
 // anything this reader does not understand is an error (extend it, do not skip).
@@ -344,8 +345,10 @@ export function readRouteTable(root = new URL('../../', import.meta.url).pathnam
   for (const [, args] of table.matchAll(/ROUTE\(((?:[^()]|\([^()]*\))*)\)/g)) {
     const a = split(args);
     const path = a[1].replace(/^CHAIN\s*/, net + chainPath).replace(/^NET\s*/, net).replace(/"\s*"/g, '').replace(/"/g, '');
-    const chains = a[3] === 'API_ALL_CHAINS' ? ['P', 'X', 'C'] : [...a[3].matchAll(/API_CHAIN\(API_([PXC])\)/g)].map((m) => m[1]);
-    if (!chains.length) throw new Error(`routes.c: chains '${a[3]}'`);
+    // API_NO_CHAINS: a route of the network, without {blockchainId}
+    const chains = a[3] === 'API_ALL_CHAINS' ? ['P', 'X', 'C'] : a[3] === 'API_NO_CHAINS' ? [] : [...a[3].matchAll(/API_CHAIN\(API_([PXC])\)/g)].map((m) => m[1]);
+    if (!chains.length && a[3] !== 'API_NO_CHAINS') throw new Error(`routes.c: chains '${a[3]}'`);
+    if (!chains.length !== !path.includes('{blockchainId}')) throw new Error(`routes.c: ${path}: chains '${a[3]}' and its {blockchainId} disagree`);
     if (!params[a[4]]) throw new Error(`routes.c: no parameters ${a[4]}`);
     const r = { method: JSON.parse(a[0]), path, name: JSON.parse(a[2]), chains, params: params[a[4]], bodyAddresses: false, upstream201: false, cache: false };
     for (const x of a.slice(6)) {
