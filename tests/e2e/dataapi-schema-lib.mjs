@@ -189,6 +189,8 @@ export function zodIssues(err, max = 6) {
   return err.issues.slice(0, max).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}${i.keys ? ' ' + JSON.stringify(i.keys) : ''}`).join('; ');
 }
 
+// The "chain" of a list of the network (a route without {blockchainId}) in SCHEMAS and checkBody.
+export const NETWORK = 'network';
 // The response schemas of each endpoint: `branches` in the SDK's union order, `want` the one for a chain.
 export const SCHEMAS = {
   utxos: { branches: [C.ListPChainUtxosResponse$inboundSchema, C.ListUtxosResponse$inboundSchema], names: ['ListPChainUtxosResponse', 'ListUtxosResponse'], want: { P: 0, X: 1, C: 1 } },
@@ -203,13 +205,16 @@ export const SCHEMAS = {
   },
   vertices: { branches: [C.ListXChainVerticesResponse$inboundSchema], names: ['ListXChainVerticesResponse'], want: { X: 0 } },
   blocks: { branches: [C.ListPrimaryNetworkBlocksResponse$inboundSchema], names: ['ListPrimaryNetworkBlocksResponse'], want: { P: 0, X: 0, C: 0 } },
+  // a list of the network: no chain, no chainInfo
+  rewards: { branches: [C.ListHistoricalRewardsResponse$inboundSchema], names: ['ListHistoricalRewardsResponse'], want: { [NETWORK]: 0 } },
 };
 export const CHAIN_NAME = { P: 'p-chain', X: 'x-chain', C: 'c-chain' };
 
-// Check one raw response body of `kind` for chain P/X/C: it parses with the chain's schema made
-// strict, the SDK's union (first branch that fits, unknown keys stripped) picks that same branch,
-// chainInfo names the chain and network, and X-chain transactions take the union branch their
-// chainFormat names. Returns the parsed body; throws with the reasons.
+// Check one raw response body of `kind` for chain P/X/C (NETWORK for a list of the network): it
+// parses with the chain's schema made strict, the SDK's union (first branch that fits, unknown keys
+// stripped) picks that same branch, chainInfo names the chain and network (a list of the network
+// has none), and X-chain transactions take the union branch their chainFormat names. Returns the
+// parsed body; throws with the reasons.
 export function checkBody(kind, chain, text, { network = 'fuji' } = {}) {
   const s = SCHEMAS[kind];
   const body = JSON.parse(text);
@@ -220,7 +225,7 @@ export function checkBody(kind, chain, text, { network = 'fuji' } = {}) {
   // empty list fits every list's schema)
   const first = s.branches.findIndex((b) => b.safeParse(body).success);
   if (first !== want && !strict(s.branches[first]).safeParse(body).success) throw new Error(`${kind} (${chain}): the SDK's union reads it as ${s.names[first]}, not ${s.names[want]}`);
-  if (body.chainInfo?.chainName !== CHAIN_NAME[chain] || body.chainInfo?.network !== network) {
+  if (chain !== NETWORK && (body.chainInfo?.chainName !== CHAIN_NAME[chain] || body.chainInfo?.network !== network)) {
     throw new Error(`${kind} (${chain}): chainInfo ${JSON.stringify(body.chainInfo)}, want ${CHAIN_NAME[chain]} on ${network}`);
   }
   if ((kind === 'transactions' && chain === 'X') || kind === 'assetTransactions') {
