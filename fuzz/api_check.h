@@ -10,8 +10,9 @@
  *    booleans 0/1, an enum's index, 1 to max addresses none twice and EVM
  *    ones only where the route takes them, a non-empty set of known tx
  *    types, a page token of at most API_MAX_TOKEN characters, a node id's 20
- *    bytes; and the list identity it computed is a pure function of the
- *    request (parsing it again gives the same)
+ *    bytes, 1 to max node ids (whole ones, AP_FULL_IDS: none twice, each the
+ *    text of the bytes kept); and the list identity it computed is a pure
+ *    function of the request (parsing it again gives the same)
  */
 #ifndef SL_FUZZ_API_CHECK_H
 #define SL_FUZZ_API_CHECK_H
@@ -109,8 +110,26 @@ static inline void api_check_parse(api_fixture *f, bool ok)
 				api_check_fail(f, "an amount past its maximum");
 			break;
 		case AP_NODE_IDS:
-			if (!v->nstrs)
-				api_check_fail(f, "an empty list of node ids");
+			if (!v->nstrs || (p->max && (int64_t)v->nstrs > p->max))
+				api_check_fail(f, "a number of node ids out of its range");
+			for (size_t k = 0; k < v->nstrs; k++) {
+				if (!v->strs[k] || !v->strs[k][0] || strchr(v->strs[k], ','))
+					api_check_fail(f, "a node id empty or holding a comma");
+				if (!(p->flags & AP_FULL_IDS))
+					continue;
+				/* a whole node id: its text is NodeID- and the cb58 of the 20 bytes kept */
+				char text[64] = "NodeID-";
+				sl_buf b = { .p = (uint8_t *)text + 7,
+					     .cap = sizeof text - 7,
+					     .max = sizeof text - 8 };
+				sl_cb58_write(&b, v->nodes[k], 20);
+				text[7 + SL_MIN(b.len, sizeof text - 8)] = 0;
+				if (b.err || strcmp(text, v->strs[k]))
+					api_check_fail(f, "a node id whose bytes are not its text");
+				for (size_t j = 0; j < k; j++)
+					if (!memcmp(v->nodes[j], v->nodes[k], 20))
+						api_check_fail(f, "a node id twice");
+			}
 			break;
 		case AP_ID:
 		case AP_NODE_ID: break;

@@ -11,7 +11,6 @@
 #include "api/internal.h"
 
 #include "codec/pchain.h"
-#include "crypto/cb58.h"
 
 static const sl_sql q_blocks = {
 	"SELECT height, hash, parent, ts, type, size, ntx, txs, vm_id, vm_parent, vm_height, vm_ts, supply, l1_active, "
@@ -80,10 +79,7 @@ static void block(api_req *r, sl_stmt *s)
 	sl_jw_key(w, "proposerParentId");
 	api_write_id_col(r, s, 9);
 	sl_jw_key(w, "proposerNodeId");
-	sl_jw_value(w);
-	sl_buf_add(w->out, "\"NodeID-", 8);
-	sl_cb58_write(w->out, api_arg(r, "nodeId")->node, 20);
-	sl_buf_addc(w->out, '"');
+	api_write_node_id(r, api_arg(r, "nodeId")->node);
 	sl_jw_key(w, "proposerPChainHeight");
 	sl_jw_i64(w, sl_col_i64(s, 10));
 	sl_jw_key(w, "proposerTimestamp");

@@ -45,6 +45,7 @@
 enum { API_P = 0, API_X = 1, API_C = 2 };
 #define API_CHAIN(c) (1u << (c))
 #define API_ALL_CHAINS (API_CHAIN(API_P) | API_CHAIN(API_X) | API_CHAIN(API_C))
+#define API_NO_CHAINS 0u /* a route of the network, without {blockchainId} */
 
 typedef enum api_pkind {
 	AP_INT,	   /* an integer in [min, max] */
@@ -52,7 +53,7 @@ typedef enum api_pkind {
 	AP_ENUM,   /* one of values[] */
 	AP_STRING, /* text of at most max bytes */
 	AP_ADDRESSES, /* comma-separated addresses of this network (P-/X-/C- prefix optional); 0x too with AP_EVM */
-	AP_NODE_IDS, /* comma-separated node ids or parts of them */
+	AP_NODE_IDS, /* comma-separated node ids or parts of them (whole ones only with AP_FULL_IDS) */
 	AP_TX_TYPES, /* PrimaryNetworkTxType names, repeated or comma-separated */
 	AP_ID,	     /* a cb58 32-byte id */
 	AP_NODE_ID,  /* NodeID-… */
@@ -60,7 +61,8 @@ typedef enum api_pkind {
 	AP_PAGE_TOKEN,
 } api_pkind;
 
-#define AP_EVM 1u /* AP_ADDRESSES: 0x EVM addresses are accepted too */
+#define AP_EVM 1u      /* AP_ADDRESSES: 0x EVM addresses are accepted too */
+#define AP_FULL_IDS 2u /* AP_NODE_IDS: whole node ids only (NodeID-…), decoded into nodes[], none twice */
 
 typedef struct api_param {
 	const char *name;
@@ -91,6 +93,7 @@ typedef struct api_val {
 	uint64_t tx_types; /* TX_TYPES: bit per api_tx_type_names[] entry */
 	const char **strs; /* NODE_IDS */
 	size_t nstrs;
+	uint8_t (*nodes)[20]; /* NODE_IDS with AP_FULL_IDS: strs[i] decoded */
 } api_val;
 
 /* PrimaryNetworkTxType, in the order of data-api.md §4 (bit i of api_val.tx_types). */
@@ -120,6 +123,7 @@ int api_get_balances(api_req *r);
 int api_list_vertices(api_req *r);
 int api_list_vertices_by_height(api_req *r);
 int api_list_blocks_by_node(api_req *r);
+int api_list_rewards(api_req *r);
 
 extern const api_route api_routes[];
 extern const size_t api_nroutes;
@@ -229,6 +233,10 @@ void api_asset_amount(api_req *r, const uint8_t asset[32], uint64_t amount, cons
 void api_write_address(api_req *r, const uint8_t addr[20]);
 /* An id in cb58 (a JSON string). */
 void api_write_id(api_req *r, const uint8_t id[32]);
+/* A node id: "NodeID-<cb58>". */
+void api_write_node_id(api_req *r, const uint8_t node[20]);
+/* The RewardType of a reward kind (utxos.reward: 1 VALIDATOR, 2 DELEGATOR, 3 VALIDATOR_FEE), or NULL. */
+const char *api_reward_type(int kind);
 /* A 32-byte id from a column in cb58, or "" when the column holds none. */
 void api_write_id_col(api_req *r, sl_stmt *s, int col);
 /* Decimal string of a u64. */

@@ -187,6 +187,71 @@ static bool parse_addresses(api_req *r, const api_param *p, api_val *v, const ch
 	return true;
 }
 
+/* "NodeID-<cb58 of 20 bytes>" into out; false with *msg saying why not. */
+static bool parse_node_id(const char *s, size_t n, uint8_t out[20], const char **msg, char mb[96])
+{
+	uint8_t raw[20];
+	size_t len = 0;
+	*msg = "missing the NodeID- prefix";
+	if (n > 7 && !strncmp(s, "NodeID-", 7) &&
+	    !sl_cb58_decode(s + 7, n - 7, raw, sizeof raw, &len, msg, mb) && len == 20) {
+		memcpy(out, raw, 20);
+		return true;
+	}
+	if (len && len != 20)
+		*msg = "not 20 bytes";
+	return false;
+}
+
+/* Comma-separated node ids, or parts of them; with AP_FULL_IDS whole ones, decoded, a repeat counted once. */
+static bool parse_node_ids(api_req *r, const api_param *p, api_val *v, const char *s, size_t n)
+{
+	size_t cap = (size_t)(p->max ? p->max : API_MAX_NODE_IDS);
+	bool full = p->flags & AP_FULL_IDS;
+	v->strs = sl_arena_array(r->arena, cap, sizeof *v->strs);
+	v->nodes = full ? sl_arena_array(r->arena, cap, sizeof *v->nodes) : NULL;
+	if (!v->strs || (full && !v->nodes)) {
+		api_fail(r, 500, "out of memory");
+		return false;
+	}
+	v->nstrs = 0;
+	for (size_t i = 0; i <= n;) {
+		size_t j = i;
+		while (j < n && s[j] != ',')
+			j++;
+		if (j == i) {
+			api_fail(r, 400, "%s: an empty node id in the list (node ids are comma-separated)",
+				 p->name);
+			return false;
+		}
+		uint8_t node[20];
+		const char *msg;
+		char mb[96];
+		if (full && !parse_node_id(s + i, j - i, node, &msg, mb)) {
+			api_fail(r, 400, "%s: '%.*s' is not a node id (NodeID-…): %s", p->name,
+				 (int)SL_MIN(j - i, 60u), s + i, msg);
+			return false;
+		}
+		bool dup = false;
+		for (size_t k = 0; full && k < v->nstrs; k++)
+			dup |= !memcmp(v->nodes[k], node, 20);
+		if (!dup) {
+			if (v->nstrs == cap) {
+				api_fail(r, 400, "%s: at most %zu node ids", p->name, cap);
+				return false;
+			}
+			if (full)
+				memcpy(v->nodes[v->nstrs], node, 20);
+			if (!(v->strs[v->nstrs++] = sl_arena_strndup(r->arena, s + i, j - i))) {
+				api_fail(r, 500, "out of memory");
+				return false;
+			}
+		}
+		i = j + 1;
+	}
+	return true;
+}
+
 /* One parameter's value (already percent-decoded, NUL-terminated) into v. */
 static bool parse_value(api_req *r, const api_param *p, api_val *v, const char *s, size_t n)
 {
@@ -275,44 +340,14 @@ static bool parse_value(api_req *r, const api_param *p, api_val *v, const char *
 		return true;
 	}
 	case AP_NODE_ID: {
-		uint8_t raw[20];
-		size_t len = 0;
-		const char *msg = "missing the NodeID- prefix";
+		const char *msg;
 		char mb[96];
-		if (n > 7 && !strncmp(s, "NodeID-", 7) &&
-		    !sl_cb58_decode(s + 7, n - 7, raw, sizeof raw, &len, &msg, mb) && len == 20) {
-			memcpy(v->node, raw, 20);
+		if (parse_node_id(s, n, v->node, &msg, mb))
 			return true;
-		}
-		if (len && len != 20)
-			msg = "not 20 bytes";
 		api_fail(r, 400, "%s must be a node id (NodeID-…): %s", p->name, msg);
 		return false;
 	}
-	case AP_NODE_IDS: {
-		size_t cap = (size_t)(p->max ? p->max : API_MAX_NODE_IDS);
-		v->strs = sl_arena_array(r->arena, cap, sizeof *v->strs);
-		if (!v->strs) {
-			api_fail(r, 500, "out of memory");
-			return false;
-		}
-		for (size_t i = 0; i <= n;) {
-			size_t j = i;
-			while (j < n && s[j] != ',')
-				j++;
-			if (j == i) {
-				api_fail(r, 400, "%s: an empty node id in the list", p->name);
-				return false;
-			}
-			if (v->nstrs == cap) {
-				api_fail(r, 400, "%s: at most %zu node ids", p->name, cap);
-				return false;
-			}
-			v->strs[v->nstrs++] = sl_arena_strndup(r->arena, s + i, j - i);
-			i = j + 1;
-		}
-		return true;
-	}
+	case AP_NODE_IDS: return parse_node_ids(r, p, v, s, n);
 	}
 	return false;
 }

@@ -213,6 +213,20 @@ void api_write_address(api_req *r, const uint8_t addr[20]) { write_encoded(r, ad
 
 void api_write_id(api_req *r, const uint8_t id[32]) { write_encoded(r, id, 32); }
 
+void api_write_node_id(api_req *r, const uint8_t node[20])
+{
+	sl_jw_value(&r->w);
+	sl_buf_add(r->w.out, "\"NodeID-", 8);
+	sl_cb58_write(r->w.out, node, 20);
+	sl_buf_addc(r->w.out, '"');
+}
+
+const char *api_reward_type(int kind)
+{
+	static const char *const names[] = { NULL, "VALIDATOR", "DELEGATOR", "VALIDATOR_FEE" };
+	return kind > 0 && kind < (int)SL_ARRAY_LEN(names) ? names[kind] : NULL;
+}
+
 void api_write_id_col(api_req *r, sl_stmt *s, int col)
 {
 	size_t len = 0;

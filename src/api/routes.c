@@ -8,6 +8,9 @@
 
 static const char *const sort_orders[] = { "asc", "desc", NULL };
 static const char *const utxo_sorts[] = { "timestamp", "amount", NULL };
+/* CurrencyCode (data-api.md §4); usd by default */
+static const char *const currencies[] = { "usd", "eur", "aud", "cad", "chf", "clp", "cny", "czk",
+					  "dkk", "gbp", "hkd", "huf", "jpy", "nzd", NULL };
 
 #define PAGE_TOKEN                                         \
 	{                                                  \
@@ -97,6 +100,17 @@ static const api_param p_node_blocks[] = {
 	PAGE_SIZE(100, 10),
 };
 
+/* Newest first by default (rewards.c). currency is checked and otherwise unused: historicalPrice needs
+ * a table of prices, which snowline does not have yet (docs/api.md). */
+static const api_param p_rewards[] = {
+	ADDRESSES(API_MAX_ADDRESSES_GET, 0),
+	{ .name = "nodeIds", .kind = AP_NODE_IDS, .max = API_MAX_NODE_IDS, .flags = AP_FULL_IDS },
+	PAGE_TOKEN,
+	PAGE_SIZE(100, 10),
+	SORT_ORDER(1),
+	{ .name = "currency", .kind = AP_ENUM, .values = currencies },
+};
+
 #define NET "/v1/networks/{network}"
 #define CHAIN NET "/blockchains/{blockchainId}"
 #define ROUTE(m, pth, nm, ch, ps, handler, ...)                                   \
@@ -120,5 +134,6 @@ const api_route api_routes[] = {
 	      p_vertices_height, api_list_vertices_by_height, .cache = true),
 	ROUTE("GET", CHAIN "/nodes/{nodeId}/blocks", "blocks_by_node", API_ALL_CHAINS, p_node_blocks,
 	      api_list_blocks_by_node, .cache = true),
+	ROUTE("GET", NET "/rewards", "rewards", API_NO_CHAINS, p_rewards, api_list_rewards, .cache = true),
 };
 const size_t api_nroutes = SL_ARRAY_LEN(api_routes);

@@ -153,10 +153,10 @@ void api_utxo_write(api_req *r, const api_utxo *u, bool pchain, void (*extra)(ap
 		sl_jw_u64(w, u->locktime);
 		sl_jw_key(w, "outputIndex");
 		sl_jw_u64(w, u->idx);
-		if (u->reward) {
-			static const char *const kinds[] = { "", "VALIDATOR", "DELEGATOR", "VALIDATOR_FEE" };
+		const char *reward = api_reward_type(u->reward);
+		if (reward) {
 			sl_jw_key(w, "rewardType");
-			sl_jw_str(w, kinds[u->reward & 3]);
+			sl_jw_str(w, reward);
 		}
 		if (u->otype == SL_T_STAKEABLE_LOCK_OUT) {
 			sl_jw_key(w, "stakeableLocktime");

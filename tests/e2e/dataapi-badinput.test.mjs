@@ -78,6 +78,7 @@ function validValue(p, ch) {
     case 'addresses': return addrFor[ch](acct());
     case 'assetId': return m.network.avaxAssetId;
     case 'nodeId': return Object.keys(m.chains[ch].proposers.byNode)[0];
+    case 'nodeIds': return m.P.validators[0].nodeId;
     case 'vertexHeight': return String(busyHeight);
     case 'l1ValidationId': return m.P.l1Validators[0].validationId;
     default: break;
@@ -94,8 +95,9 @@ function validValue(p, ch) {
 }
 
 // The chain a route's cases run on, and its request: path variables filled, required parameters
-// (and those a handler needs, like addresses) given, body for the POST.
-function chainOf(route) { return route.chains.includes('X') ? 'X' : route.chains[0]; }
+// (and those a handler needs, like addresses) given, body for the POST. A route of the network (no
+// {blockchainId}: rewards) takes P-chain addresses.
+function chainOf(route) { return route.chains.includes('X') ? 'X' : route.chains[0] ?? 'P'; }
 function baseRequest(route, ch = chainOf(route), network = 'fuji') {
   const pathVars = { network, blockchainId: ALIAS[ch] };
   const query = [];
@@ -108,8 +110,10 @@ function baseRequest(route, ch = chainOf(route), network = 'fuji') {
   const path = route.path.replace(/\{(\w+)\}/g, (_, k) => encodeURIComponent(pathVars[k]));
   return { method: route.method, path, query, body, pathVars };
 }
-// handlers that refuse to run without addresses (a 400 of their own, tested below)
-const needsAddresses = (route) => /\/(utxos|balances)$/.test(route.path);
+// handlers that refuse to run without addresses (a 400 of their own, tested below; rewards take
+// nodeIds instead, as well)
+const needsAddresses = (route) => /\/(utxos|balances|rewards)$/.test(route.path);
+const servesChains = (route) => route.path.includes('{blockchainId}');
 
 // ---- bad values per kind -----------------------------------------------------------------------------------
 
@@ -136,6 +140,15 @@ function badValues(p, ch, route) {
       const good = validValue(p, ch);
       return [[good.slice(7), 'no NodeID- prefix'], [tamper(good), 'a bad checksum'], ['NodeID-' + cb58(randomBytes(32)), '32 bytes'],
         ['NodeID-', 'empty after the prefix'], ['nodeid-' + good.slice(7), 'a lower-case prefix']];
+    }
+    case 'AP_NODE_IDS': {
+      // whole node ids only (the lists of parts, for substring matches, would take other values)
+      if (p.flags !== 'AP_FULL_IDS') throw new Error(`no bad values for ${route.name}.${p.name} (${p.flags}): teach badValues`);
+      const good = validValue(p, ch);
+      const many = Array.from({ length: Number(p.max) + 1 }, () => 'NodeID-' + cb58(randomBytes(20)));
+      return [[good.slice(7), 'no NodeID- prefix'], [tamper(good), 'a bad checksum'], ['NodeID-' + cb58(randomBytes(32)), '32 bytes'],
+        ['NodeID-', 'empty after the prefix'], ['nodeid-' + good.slice(7), 'a lower-case prefix'], [good.slice(0, 20), 'a part of one'],
+        [`${good},,${good}`, 'an empty item'], [`${good},`, 'an empty last item'], ['', 'empty'], [many.join(','), `${many.length} node ids`]];
     }
     case 'AP_ADDRESSES': {
       const good = addrFor[ch](acct());
@@ -203,6 +216,10 @@ for (const route of ROUTES) {
       }
       if (p.required && !inPath) cases.push({ what: `${p.name} missing`, req: { ...base, query: base.query.filter(([k]) => k !== p.name) }, status: 400, names: p.name });
     }
+    // rewards: at least one of addresses and nodeIds
+    if (['addresses', 'nodeIds'].every((n) => route.params.some((p) => p.name === n))) {
+      cases.push({ what: 'neither addresses nor nodeIds', req: { ...base, query: base.query.filter(([k]) => k !== 'addresses' && k !== 'nodeIds') }, status: 400, names: ['addresses', 'nodeIds'] });
+    }
     // a parameter the route does not take, one in the wrong case (named with a hint), a bad %-escape
     cases.push({ what: 'an unknown parameter', req: { ...base, query: [...base.query, ['colour', 'blue']] }, status: 400, names: 'colour' });
     const some = route.params.find((p) => !route.path.includes(`{${p.name}}`) && /[A-Z]/.test(p.name));
@@ -215,14 +232,14 @@ for (const route of ROUTES) {
       cases.push({ what: 'startTimestamp after endTimestamp', req: { ...base, query: q }, status: 400, names: ['startTimestamp', 'endTimestamp'] });
     }
     // chains: every chain the route does not serve, and chains that are none of this network's
-    for (const other of ['P', 'X', 'C'].filter((c) => !route.chains.includes(c))) {
+    for (const other of ['P', 'X', 'C'].filter((c) => servesChains(route) && !route.chains.includes(c))) {
       for (const id of [ALIAS[other], m.network[`${other.toLowerCase()}ChainId`]]) {
         const b = baseRequest(route, ch);
         b.path = route.path.replace(/\{(\w+)\}/g, (_, k) => encodeURIComponent(k === 'blockchainId' ? id : b.pathVars[k]));
         cases.push({ what: `the ${other}-chain (${id})`, req: b, status: 400, names: 'blockchainId' });
       }
     }
-    for (const id of ['d-chain', 'X-chain', '2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM' /* mainnet's X */, tamper(m.network.xChainId)]) {
+    for (const id of servesChains(route) ? ['d-chain', 'X-chain', '2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM' /* mainnet's X */, tamper(m.network.xChainId)] : []) {
       const b = baseRequest(route, ch);
       b.path = route.path.replace(/\{(\w+)\}/g, (_, k) => encodeURIComponent(k === 'blockchainId' ? id : b.pathVars[k]));
       cases.push({ what: `blockchainId ${id}`, req: b, status: 400, names: 'blockchainId' });
@@ -401,6 +418,15 @@ test('unknown routes are 404 naming the path; known paths with another method 40
 
 test('testnet is fuji: the same answer but for chainInfo.network; chain ids and aliases are the same chain', async () => {
   for (const route of ROUTES) {
+    if (!servesChains(route)) {
+      // a list of the network has no chainInfo: the same answer
+      const [a, b] = await Promise.all(['fuji', 'testnet'].map((net) => send(api.url, baseRequest(route, chainOf(route), net))));
+      assert.equal(a.status, 200, `${a.url}: ${a.text.slice(0, 200)}`);
+      assert.equal(b.status, 200, `${b.url}: ${b.text.slice(0, 200)}`);
+      const ja = JSON.parse(a.text), jb = JSON.parse(b.text);
+      delete ja.nextPageToken; delete jb.nextPageToken;
+      assert.deepEqual(jb, ja, `${route.name}: testnet answers as fuji`);
+    }
     for (const ch of route.chains) {
       const f = baseRequest(route, ch, 'fuji'), t = baseRequest(route, ch, 'testnet');
       const byId = baseRequest(route, ch);

@@ -189,6 +189,8 @@ export function zodIssues(err, max = 6) {
   return err.issues.slice(0, max).map((i) => `${i.path.join('.') || '(root)'}: ${i.message}${i.keys ? ' ' + JSON.stringify(i.keys) : ''}`).join('; ');
 }
 
+// The "chain" of a list of the network (a route without {blockchainId}) in SCHEMAS and checkBody.
+export const NETWORK = 'network';
 // The response schemas of each endpoint: `branches` in the SDK's union order, `want` the one for a chain.
 export const SCHEMAS = {
   utxos: { branches: [C.ListPChainUtxosResponse$inboundSchema, C.ListUtxosResponse$inboundSchema], names: ['ListPChainUtxosResponse', 'ListUtxosResponse'], want: { P: 0, X: 1, C: 1 } },
@@ -203,13 +205,16 @@ export const SCHEMAS = {
   },
   vertices: { branches: [C.ListXChainVerticesResponse$inboundSchema], names: ['ListXChainVerticesResponse'], want: { X: 0 } },
   blocks: { branches: [C.ListPrimaryNetworkBlocksResponse$inboundSchema], names: ['ListPrimaryNetworkBlocksResponse'], want: { P: 0, X: 0, C: 0 } },
+  // a list of the network: no chain, no chainInfo
+  rewards: { branches: [C.ListHistoricalRewardsResponse$inboundSchema], names: ['ListHistoricalRewardsResponse'], want: { [NETWORK]: 0 } },
 };
 export const CHAIN_NAME = { P: 'p-chain', X: 'x-chain', C: 'c-chain' };
 
-// Check one raw response body of `kind` for chain P/X/C: it parses with the chain's schema made
-// strict, the SDK's union (first branch that fits, unknown keys stripped) picks that same branch,
-// chainInfo names the chain and network, and X-chain transactions take the union branch their
-// chainFormat names. Returns the parsed body; throws with the reasons.
+// Check one raw response body of `kind` for chain P/X/C (NETWORK for a list of the network): it
+// parses with the chain's schema made strict, the SDK's union (first branch that fits, unknown keys
+// stripped) picks that same branch, chainInfo names the chain and network (a list of the network
+// has none), and X-chain transactions take the union branch their chainFormat names. Returns the
+// parsed body; throws with the reasons.
 export function checkBody(kind, chain, text, { network = 'fuji' } = {}) {
   const s = SCHEMAS[kind];
   const body = JSON.parse(text);
@@ -220,7 +225,7 @@ export function checkBody(kind, chain, text, { network = 'fuji' } = {}) {
   // empty list fits every list's schema)
   const first = s.branches.findIndex((b) => b.safeParse(body).success);
   if (first !== want && !strict(s.branches[first]).safeParse(body).success) throw new Error(`${kind} (${chain}): the SDK's union reads it as ${s.names[first]}, not ${s.names[want]}`);
-  if (body.chainInfo?.chainName !== CHAIN_NAME[chain] || body.chainInfo?.network !== network) {
+  if (chain !== NETWORK && (body.chainInfo?.chainName !== CHAIN_NAME[chain] || body.chainInfo?.network !== network)) {
     throw new Error(`${kind} (${chain}): chainInfo ${JSON.stringify(body.chainInfo)}, want ${CHAIN_NAME[chain]} on ${network}`);
   }
   if ((kind === 'transactions' && chain === 'X') || kind === 'assetTransactions') {
@@ -274,7 +279,8 @@ export { cleanup, C };
 
 // ---- the route table ------------------------------------------------------------------------------------
 
-// The routes of src/api/routes.c as data: [{ method, path, name, chains: ['P', 'X', 'C'], params:
+// The routes of src/api/routes.c as data: [{ method, path, name, chains: ['P', 'X', 'C'] (none for a
+// route of the network, without {blockchainId}), params:
 // [{ name, kind, required, min, max, def, values, umax, flags }], bodyAddresses, upstream201 }].
 // Read from the C source, so a route or parameter added there is in every table built from it;
 // anything this reader does not understand is an error (extend it, do not skip).
@@ -344,8 +350,10 @@ export function readRouteTable(root = new URL('../../', import.meta.url).pathnam
   for (const [, args] of table.matchAll(/ROUTE\(((?:[^()]|\([^()]*\))*)\)/g)) {
     const a = split(args);
     const path = a[1].replace(/^CHAIN\s*/, net + chainPath).replace(/^NET\s*/, net).replace(/"\s*"/g, '').replace(/"/g, '');
-    const chains = a[3] === 'API_ALL_CHAINS' ? ['P', 'X', 'C'] : [...a[3].matchAll(/API_CHAIN\(API_([PXC])\)/g)].map((m) => m[1]);
-    if (!chains.length) throw new Error(`routes.c: chains '${a[3]}'`);
+    // API_NO_CHAINS: a route of the network, without {blockchainId}
+    const chains = a[3] === 'API_ALL_CHAINS' ? ['P', 'X', 'C'] : a[3] === 'API_NO_CHAINS' ? [] : [...a[3].matchAll(/API_CHAIN\(API_([PXC])\)/g)].map((m) => m[1]);
+    if (!chains.length && a[3] !== 'API_NO_CHAINS') throw new Error(`routes.c: chains '${a[3]}'`);
+    if (!chains.length !== !path.includes('{blockchainId}')) throw new Error(`routes.c: ${path}: chains '${a[3]}' and its {blockchainId} disagree`);
     if (!params[a[4]]) throw new Error(`routes.c: no parameters ${a[4]}`);
     const r = { method: JSON.parse(a[0]), path, name: JSON.parse(a[2]), chains, params: params[a[4]], bodyAddresses: false, upstream201: false, cache: false };
     for (const x of a.slice(6)) {

@@ -1,6 +1,6 @@
 // The Data API through the official SDK (@avalanche-sdk/chainkit 0.3.13, pinned in package.json):
-// every endpoint of part 1 on a fuji devnet indexed by `snowline index`, called by the real SDK
-// against `snowline api` on loopback. Each response must
+// every endpoint of part 1, and the historical rewards of part 2, on a fuji devnet indexed by
+// `snowline index`, called by the real SDK against `snowline api` on loopback. Each response must
 //   - be accepted by the SDK (its zod schemas, closed enums, the exact status),
 //   - parse with the chain's own schema made strict (no key the schema does not know, anywhere),
 //   - be the union branch the SDK takes for it, with chainInfo naming the chain and network asked for,
@@ -14,7 +14,7 @@ import { execFileSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN } from './lib.mjs';
-import { makeDataset, startApi, sdkClient, checkBody, checkErrorBody, keyPaths, readRouteTable, SCHEMAS } from './dataapi-schema-lib.mjs';
+import { makeDataset, startApi, sdkClient, checkBody, checkErrorBody, keyPaths, readRouteTable, SCHEMAS, NETWORK } from './dataapi-schema-lib.mjs';
 import * as E from '@avalanche-sdk/chainkit/models/errors';
 
 const ALIAS = { P: 'p-chain', X: 'x-chain', C: 'c-chain' };
@@ -302,6 +302,39 @@ test('blocks by node on P, X and C: every proposer the devnet lists, every page'
   }
 });
 
+// ---- rewards ----------------------------------------------------------------------------------------------------
+
+test('rewards: by address and by node, every page, both orders, the two filters together, currencies, testnet', async () => {
+  const rewardsOf = (cl, req, opts) => pages(cl, 'rewards', NETWORK, (d, o) => d.rewards.listHistoricalRewards(req, o), opts);
+  const id = (r) => r.utxoId;
+  const addrs = accounts.slice(0, 64).map(addrOf.P).join(',');
+  const all = items(await rewardsOf(anon, { addresses: addrs, pageSize: 100 }), 'historicalRewards');
+  assert.ok(all.length > 0, 'the devnet paid rewards');
+  assert.deepEqual([...new Set(all.map((r) => r.rewardType))].sort(), ['DELEGATOR', 'VALIDATOR', 'VALIDATOR_FEE']);
+  assert.equal(new Set(all.map(id)).size, all.length, 'each reward once');
+  // every node with rewards, each alone in small pages (either order), then all of them with the addresses
+  const nodes = [...new Set(all.map((r) => r.nodeId))];
+  assert.ok(nodes.length > 1 && nodes.length <= 64);
+  const byNode = new Map();
+  for (const [i, node] of nodes.entries()) {
+    const got = items(await rewardsOf(i % 2 ? keyed : anon, { nodeIds: node, sortOrder: i % 2 ? 'asc' : 'desc', pageSize: 5 }), 'historicalRewards');
+    assert.ok(got.every((r) => r.nodeId === node), `only rewards of ${node}`);
+    byNode.set(node, got);
+  }
+  const both = items(await rewardsOf(keyed, { addresses: addrs, nodeIds: nodes.join(','), pageSize: 37 }), 'historicalRewards');
+  assert.deepEqual(both.map(id), all.map(id), 'the addresses\' rewards are on their nodes');
+  const mine = new Set(all.map(id));
+  for (const [node, got] of byNode) {
+    const want = all.filter((r) => r.nodeId === node).map(id).sort();
+    assert.deepEqual(got.filter((r) => mine.has(r.utxoId)).map(id).sort(), want, `${node}: its rewards to the addresses`);
+  }
+  // the currency changes nothing while there are no prices; testnet is fuji
+  for (const [currency, network] of [['usd', 'fuji'], ['jpy', 'testnet']]) {
+    const got = items(await rewardsOf(anon, { nodeIds: nodes[0], currency, network, sortOrder: 'asc' }, { network }), 'historicalRewards');
+    assert.deepEqual(got.map(id), [...byNode.get(nodes[0])].reverse().map(id), `${currency} on ${network}: oldest first`);
+  }
+});
+
 // ---- errors through the SDK --------------------------------------------------------------------------------------
 
 test('errors reach the SDK as its error classes, with ErrorBody bodies', async () => {
@@ -385,6 +418,7 @@ const NOT_PRODUCED = [
   [/\.blocks\[\]\.(l1ValidatorsAccruedFees|activeL1Validators|currentSupply)$/, 'blocks', 'P-chain state; not served yet'],
   [/\.estimatedReward$/, 'transactions/P', 'not served yet'],
   [/\.blockchainInfo\.genesisData/, 'transactions/P', 'not served yet'],
+  [/\.reward\.historicalPrice/, 'rewards', 'snowline keeps no prices yet'],
 ];
 
 test('every field of every response schema that the devnet can produce was seen', () => {

@@ -191,6 +191,55 @@ static void test_addresses(void **state)
 	bad("utxos", q, NULL, 400, "addresses|64");
 }
 
+static void test_node_ids(void **state)
+{
+	(void)state;
+	api_fixture f;
+	/* rewards takes whole node ids, decoded; a repeat counted once */
+	assert_true(parse(&f, "rewards", "nodeIds=" NODE "," NODE, NULL));
+	const api_val *v = val(&f, "nodeIds");
+	assert_int_equal(v->nstrs, 1);
+	assert_string_equal(v->strs[0], NODE);
+	uint8_t raw[20];
+	size_t len = 0;
+	const char *msg;
+	char mb[96];
+	assert_int_equal(sl_cb58_decode(NODE + 7, strlen(NODE + 7), raw, sizeof raw, &len, &msg, mb), SL_OK);
+	assert_memory_equal(v->nodes[0], raw, 20);
+	fx_end(&f);
+	bad("rewards", "nodeIds=KScqfi7E6a1geyMqHTQCooC7wQMhu4s7r", NULL, 400, "nodeIds|NodeID-");
+	bad("rewards", "nodeIds=nodeid-KScqfi7E6a1geyMqHTQCooC7wQMhu4s7r", NULL, 400, "nodeIds|NodeID-");
+	bad("rewards", "nodeIds=" NODE "x", NULL, 400, "nodeIds|" NODE "x");
+	bad("rewards", "nodeIds=NodeID-", NULL, 400, "nodeIds");
+	bad("rewards", "nodeIds=NodeID-" AVAX, NULL, 400, "nodeIds|20 bytes");
+	bad("rewards", "nodeIds=" NODE ",," NODE, NULL, 400, "nodeIds|empty");
+	bad("rewards", "nodeIds=" NODE ",", NULL, 400, "nodeIds|empty");
+	bad("rewards", "nodeIds=", NULL, 400, "nodeIds");
+	bad("rewards", "nodeIds=" NODE "&nodeIds=" NODE, NULL, 400, "nodeIds|more than once");
+	/* at most 64 */
+	char q[8192] = "nodeIds=";
+	uint8_t h[20] = { 0 };
+	for (int i = 0; i < 65; i++) {
+		h[0] = (uint8_t)i;
+		sl_buf b;
+		sl_buf_init(&b, 256);
+		sl_cb58_write(&b, h, 20);
+		snprintf(q + strlen(q), sizeof q - strlen(q), "%sNodeID-%s", i ? "," : "", sl_buf_str(&b));
+		sl_buf_release(&b);
+		if (i == 63)
+			ok("rewards", q, NULL);
+	}
+	bad("rewards", q, NULL, 400, "nodeIds|64");
+	/* the rest of the route: newest first by default, the currencies of CurrencyCode */
+	assert_true(parse(&f, "rewards", "addresses=P-" A0 "&currency=nzd", NULL));
+	assert_int_equal(val(&f, "sortOrder")->i, 1);
+	assert_string_equal(
+		fx_route("rewards")->params[fx_param(&f, "currency")].values[val(&f, "currency")->i], "nzd");
+	fx_end(&f);
+	bad("rewards", "addresses=P-" A0 "&currency=USD", NULL, 400, "currency|usd");
+	bad("rewards", "addresses=P-" A0 "&sortOrder=up", NULL, 400, "sortOrder");
+}
+
 static void test_tx_types(void **state)
 {
 	(void)state;
@@ -317,6 +366,7 @@ int main(void)
 		cmocka_unit_test(test_ids),	 cmocka_unit_test(test_addresses),
 		cmocka_unit_test(test_tx_types), cmocka_unit_test(test_query_string),
 		cmocka_unit_test(test_body),	 cmocka_unit_test(test_list_identity),
+		cmocka_unit_test(test_node_ids),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
