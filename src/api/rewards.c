@@ -47,8 +47,9 @@ typedef struct cursor {
 	"u.id, u.idx, u.tx, u.asset, u.amount, u.addrs, u.reward, s.node, s.start_ts, s.end_ts, s.weight, s.end_tx"
 
 /* An address's reward UTXOs: one range of its P-chain UTXOs (addr_utxos' key), and their stakers. */
-#define FROM_ADDR                                                                       \
-	"SELECT u.ts, " REWARD_COLS " FROM addr_utxos u JOIN stakers s ON s.tx = u.tx " \
+#define FROM_ADDR                                                                               \
+	"SELECT u.ts, " REWARD_COLS " FROM addr_utxos u {sqlite:INDEXED BY addr_utxos_reward} " \
+	"JOIN stakers s ON s.tx = u.tx "                                                        \
 	"WHERE u.chain = 0 AND u.addr = ? AND u.reward > 0 AND "
 static const sl_sql q_addr_asc = { FROM_ADDR "(u.ts, u.id) > (?, ?) ORDER BY u.ts, u.id LIMIT ?" };
 static const sl_sql q_addr_desc = { FROM_ADDR "(u.ts, u.id) < (?, ?) ORDER BY u.ts DESC, u.id DESC LIMIT ?" };

@@ -195,6 +195,10 @@ static const char *const v4[] = {
 	/* supply: the primary network's current supply after each P block (platform.getCurrentSupply:
 	 * the genesis, plus every staker's potential reward when it starts, minus an aborted one's) */
 	"ALTER TABLE blocks ADD COLUMN supply {blob}",
+	/* the rewards list (api/rewards.c): an address's reward UTXOs alone, in time order, and a
+	 * node's stakers by the time their period ended */
+	"CREATE INDEX addr_utxos_reward ON addr_utxos (chain, addr, ts, id) WHERE reward > 0",
+	"CREATE INDEX stakers_node_end ON stakers (node, end_ts_actual)",
 	"UPDATE cursors SET next = 0, last_id = NULL WHERE kind = 0",
 	NULL,
 };
