@@ -293,6 +293,12 @@ static void write_manifest(sl_feed *f, sl_devnet *d)
 	sl_buf_init(&b, 256u << 20);
 	sl_devnet_manifest_write(d, &b);
 	write_whole(f, "devnet-manifest.json", &b);
+	/* and what platform.getCurrentValidators answers from now on */
+	sl_buf_reset(&b);
+	sl_devnet_current_validators_write(d, &b);
+	sl_err e = b.err ? SL_ERR_TOO_LARGE : sl_feed_current_validators(f, b.p, b.len);
+	if (e)
+		sl_feed_fail(f, "cannot keep the current validators: %s", sl_err_name(e));
 	sl_buf_release(&b);
 }
 

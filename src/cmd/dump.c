@@ -39,9 +39,10 @@ static const char usage[] =
 	"a row ('TABLE<TAB>value<TAB>value…'): integers in decimal, blobs as x'hex', text in single quotes\n"
 	"with \\\\ \\' \\t \\n \\r \\xHH escapes, NULL as NULL. Two stores of the same history dump to the same\n"
 	"bytes whatever their backend. Left out, as they differ between runs by design: the meta row\n"
-	"'token_secret' (the page-token secret, random per store) and the progress status columns\n"
-	"cursors.head and cursors.caught_up_ms. The dump reads one snapshot of the store (an indexer may\n"
-	"be writing to it). docs/operations.md has an example.";
+	"'token_secret' (the page-token secret, random per store), the progress status columns\n"
+	"cursors.head and cursors.caught_up_ms, and the table node_obs (what the indexer saw of the node's\n"
+	"validators when it sampled them; --table node_obs dumps it). The dump reads one snapshot of the\n"
+	"store (an indexer may be writing to it). docs/operations.md has an example.";
 
 static sl_err write_file(void *ctx, const void *p, size_t n)
 {

@@ -15,7 +15,7 @@
 
 typedef struct index_opts {
 	const char *node, *store, *data_dir, *progress, *order, *log_level, *config_file, *genesis;
-	uint64_t range, poll_ms;
+	uint64_t range, poll_ms, observe_s;
 	bool help, dry_run;
 } index_opts;
 
@@ -33,6 +33,9 @@ static const sl_opt opts[] = {
 	{ "range", SL_OPT_U64, O(range), "1024", 1024, "containers per request to the node (1 to 1024)" },
 	{ "poll-ms", SL_OPT_U64, O(poll_ms), "250", 60000,
 	  "how often a caught-up index asks the node again" },
+	{ "observe-s", SL_OPT_U64, O(observe_s), "60", 86400,
+	  "how often to sample the node's view of its validators (platform.getCurrentValidators: uptime, "
+	  "connectivity); 0: never" },
 	{ "progress", SL_OPT_STR, O(progress), "auto", 0,
 	  "auto (a line per index on a terminal, else a log line every 5 s), tty, log or off" },
 	{ "order", SL_OPT_STR, O(order), "round-robin", 0,
@@ -110,6 +113,7 @@ int cmd_index(int argc, char **argv)
 	sl_indexer_config ic = { .node_url = o.node,
 				 .range = (unsigned)o.range,
 				 .poll_ms = (unsigned)o.poll_ms,
+				 .observe_s = (unsigned)o.observe_s,
 				 .genesis_file = o.genesis,
 				 .dry_run = o.dry_run };
 	if (!o.range) {

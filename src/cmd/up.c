@@ -305,6 +305,7 @@ int cmd_up(int argc, char **argv)
 				 .store_url = store,
 				 .progress = progress,
 				 .poll_ms = 100, /* a node of its own, or one it was pointed at: ask often */
+				 .observe_s = SL_INDEX_OBSERVE_S,
 				 .metrics = metrics,
 				 .genesis_file = genesis[0] ? genesis : NULL };
 	/* the node may still be binding its port: try for a while (a node of --node may be starting too) */

@@ -498,6 +498,13 @@ static void jw_proposers(sl_jw *j, const dn_world *w, const dn_proposers *pr)
 	sl_jw_obj_end(j);
 }
 
+void sl_devnet_current_validators_write(const sl_devnet *d, sl_buf *out)
+{
+	sl_jw j;
+	sl_jw_init(&j, out);
+	dn_p_current_validators(&d->w, &j);
+}
+
 void sl_devnet_manifest_write(const sl_devnet *d, sl_buf *out)
 {
 	const dn_world *w = &d->w;

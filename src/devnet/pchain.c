@@ -2500,6 +2500,75 @@ static const char *status_name(const p_staker *s)
 	return names[s->status];
 }
 
+/*
+ * What a node would observe of a primary validator (simulated, for platform.getCurrentValidators
+ * and the manifest): its uptime in hundredths of a percent and whether it is connected. A
+ * function of its tx id, so it draws from no stream and changes no history; a validator drawn
+ * with poor uptime (whose reward is aborted) is seen below avalanchego's 80% requirement.
+ */
+static void observed(const p_staker *s, uint32_t *uptime, bool *connected)
+{
+	uint8_t h[32], in[40];
+	memcpy(in, s->tx_id, 32);
+	memcpy(in + 32, "observed", 8);
+	sl_sha256(in, sizeof in, h);
+	uint32_t x = sl_be32(h);
+	*uptime = s->bad_uptime ? 4000 + x % 3900 : 8000 + x % 2001;
+	*connected = s->bad_uptime ? (h[4] & 1) : h[4] % 20 != 0;
+}
+
+static void jw_percent(sl_jw *j, uint32_t hundredths)
+{
+	char v[16];
+	snprintf(v, sizeof v, "%u.%02u00", hundredths / 100, hundredths % 100);
+	sl_jw_str(j, v);
+}
+
+void dn_p_current_validators(const dn_world *w, sl_jw *j)
+{
+	const struct dn_pstate *p = w->p;
+	uint32_t *ndel = calloc(p->nst ? p->nst : 1, sizeof *ndel); /* current delegators per validator */
+	for (size_t k = 0; ndel && k < p->nst; k++)
+		if (p->st[k].status == ST_ACTIVE && p->st[k].val >= 0 && (size_t)p->st[k].val < p->nst)
+			ndel[p->st[k].val]++;
+	sl_jw_arr(j);
+	for (size_t i = 0; ndel && i < p->nst; i++) {
+		const p_staker *s = &p->st[i];
+		if (s->status != ST_ACTIVE || s->subnet >= 0 ||
+		    s->type_id == SL_P_ADD_PERMISSIONLESS_DELEGATOR_TX)
+			continue;
+		uint32_t up;
+		bool conn;
+		observed(s, &up, &conn);
+		sl_jw_obj(j);
+		sl_jw_key(j, "txID");
+		sl_jw_cb58(j, s->tx_id, 32);
+		sl_jw_key(j, "startTime");
+		sl_jw_u64s(j, s->start);
+		sl_jw_key(j, "endTime");
+		sl_jw_u64s(j, s->end);
+		sl_jw_key(j, "weight");
+		sl_jw_u64s(j, s->weight);
+		sl_jw_key(j, "nodeID");
+		jw_text(j, nodeid_fn, NULL, w->nodes[s->node].node_id);
+		sl_jw_key(j, "potentialReward");
+		sl_jw_u64s(j, s->potential);
+		sl_jw_key(j, "delegationFee");
+		jw_percent(j, s->shares / 100);
+		sl_jw_key(j, "uptime");
+		jw_percent(j, up);
+		sl_jw_key(j, "connected");
+		sl_jw_bool(j, conn);
+		sl_jw_key(j, "delegatorCount");
+		sl_jw_u64s(j, ndel[i]);
+		sl_jw_key(j, "delegatorWeight");
+		sl_jw_u64s(j, s->delegated);
+		sl_jw_obj_end(j);
+	}
+	sl_jw_arr_end(j);
+	free(ndel);
+}
+
 static void jw_staker(sl_jw *j, const dn_world *w, const struct dn_pstate *p, const p_staker *s)
 {
 	sl_jw_obj(j);
@@ -2533,6 +2602,16 @@ static void jw_staker(sl_jw *j, const dn_world *w, const struct dn_pstate *p, co
 	}
 	sl_jw_key(j, "validationStatus");
 	sl_jw_str(j, status_name(s));
+	if (s->subnet < 0 && s->type_id != SL_P_ADD_PERMISSIONLESS_DELEGATOR_TX && s->status == ST_ACTIVE) {
+		/* what platform.getCurrentValidators reports of it (observed()) */
+		uint32_t up;
+		bool conn;
+		observed(s, &up, &conn);
+		sl_jw_key(j, "uptime");
+		jw_percent(j, up);
+		sl_jw_key(j, "connected");
+		sl_jw_bool(j, conn);
+	}
 	if (s->subnet < 0) {
 		if (s->status != ST_PENDING) { /* fixed when it starts */
 			sl_jw_key(j, "potentialReward");

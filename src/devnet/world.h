@@ -294,6 +294,9 @@ sl_err dn_p_init(dn_world *w);				      /* genesis state: allocations, validator
 sl_err dn_p_step(dn_world *w, uint64_t until, uint32_t ntxs); /* about ntxs txs up to time `until` */
 void dn_p_free(dn_world *w);
 void dn_p_manifest(const dn_world *w, sl_jw *jw);
+/* The current primary-network validators as platform.getCurrentValidators lists them (a JSON
+ * array), with simulated uptimes and connectivity. */
+void dn_p_current_validators(const dn_world *w, sl_jw *jw);
 void dn_p_save(const dn_world *w, sl_buf *b);
 sl_err dn_p_load(dn_world *w, dn_rd *r); /* replaces w->p */
 

@@ -412,6 +412,14 @@ static sl_err p_tx(ix_batch *b, const ix_ctx *ctx, const sl_pchain_tx *tx, const
 		}
 		break;
 	}
+	case SL_P_REMOVE_SUBNET_VALIDATOR_TX: {
+		ix_pevent *pe = add_pevent(b, IX_PE_REMOVE, at, id);
+		if (pe) {
+			pe->subnet = u->subnet_id;
+			pe->node = sl_span_of(u->node_id, 20);
+		}
+		break;
+	}
 	case SL_P_ADVANCE_TIME_TX:
 		/* before Banff, chain time moved only by this proposal, when committed */
 		if (committed && u->time <= INT64_MAX) {

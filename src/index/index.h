@@ -48,8 +48,11 @@ typedef struct sl_indexer_config {
 	uint64_t seed;			  /* SL_ORDER_RANDOM */
 	sl_metrics *metrics;		  /* the indexer's metrics go here (may be NULL) */
 	const char *genesis_file; /* the network's genesis UTXOs and validators (genesis.c), or NULL */
-	bool dry_run; /* fetch and derive every container, open no store, write nothing (a baseline) */
+	bool dry_run;	    /* fetch and derive every container, open no store, write nothing (a baseline) */
+	unsigned observe_s; /* sample the node's view of its validators this often (observe.h); 0: never */
 } sl_indexer_config;
+
+#define SL_INDEX_OBSERVE_S 60 /* the default of observe_s */
 
 typedef struct sl_indexer sl_indexer;
 

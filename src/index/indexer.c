@@ -18,6 +18,7 @@
 #include "http/indexapi.h"
 #include "index/derive.h"
 #include "index/genesis.h"
+#include "index/observe.h"
 #include "index/write.h"
 #include "store/sql.h"
 #include "util/hex.h"
@@ -1016,7 +1017,9 @@ int sl_indexer_run(sl_indexer *ix, volatile sig_atomic_t *stop)
 	for (int k = 0; k < SL_IDX__COUNT; k++)
 		ix->f[k].started = pthread_create(&ix->f[k].thread, NULL, fetch_main, &ix->f[k]) == 0;
 	int rr = 0, rc = 0;
-	int64_t next_progress = now_ns() + 1000000000, next_status = 0;
+	int64_t next_progress = now_ns() + 1000000000, next_status = 0, next_observe = 0;
+	sl_http_client *ohc = ix->cfg.observe_s && !ix->cfg.dry_run ? sl_http_client_new() : NULL;
+	bool observe_failed = false;
 	bool reported_caught_up = false;
 	uint64_t follow_txs = 0; /* txs applied at the last "following" line */
 	while (!stopping(ix)) {
@@ -1082,6 +1085,18 @@ int sl_indexer_run(sl_indexer *ix, volatile sig_atomic_t *stop)
 			write_status(ix);
 			next_status = now + 1000000000;
 		}
+		if (ohc && ix->conn && now >= next_observe) {
+			char e256[256];
+			sl_err oe = ix_observe(ix->conn, ohc, ix->cfg.node_url, now / 1000000000, e256);
+			/* a node without the method (or between restarts) is said once, then at debug */
+			if (oe)
+				SL_LOG(ix->log, observe_failed ? SL_DEBUG : SL_WARN,
+				       "cannot sample the node's validators (platform.getCurrentValidators): %s; "
+				       "trying again every %u s",
+				       e256, ix->cfg.observe_s);
+			observe_failed = oe != SL_OK;
+			next_observe = now + (int64_t)ix->cfg.observe_s * 1000000000;
+		}
 		if (ix->cfg.progress != SL_PROGRESS_OFF && now >= next_progress) {
 			if (!reported_caught_up) {
 				progress(ix, false); /* catching up: a line per index */
@@ -1123,6 +1138,7 @@ int sl_indexer_run(sl_indexer *ix, volatile sig_atomic_t *stop)
 	for (int k = 0; k < SL_IDX__COUNT; k++)
 		if (atomic_load(&ix->f[k].failed))
 			rc = 1;
+	sl_http_client_free(ohc);
 	return rc;
 }
 

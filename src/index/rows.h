@@ -166,6 +166,7 @@ typedef enum ix_pe_kind {
 	IX_PE_L1_DISABLE, /* DisableL1ValidatorTx: vid (refund at nouts) */
 	IX_PE_STAKER,	  /* a primary-network staker accepted: id (its tx), weight, start, end */
 	IX_PE_REWARD,	  /* a RewardValidatorTx: id (the staking tx), committed */
+	IX_PE_REMOVE,	  /* RemoveSubnetValidatorTx: id (the tx), subnet, node */
 } ix_pe_kind;
 
 typedef struct ix_pevent {

@@ -489,6 +489,14 @@ static const sl_sql q_pending = {
 };
 static const sl_sql q_potential = { "UPDATE stakers SET potential = ? WHERE tx = ?" };
 static const sl_sql q_potential_get = { "SELECT potential FROM stakers WHERE tx = ?" };
+/* the permissioned validator a RemoveSubnetValidatorTx ends: of that subnet and node, accepted
+ * before it (a batch's staker rows are all written before its changes are applied) and not ended
+ * yet, the current one before a pending one, as avalanchego looks; committed stays NULL: removed,
+ * not rewarded */
+static const sl_sql q_remove = {
+	"UPDATE stakers SET end_tx = ?, end_ts_actual = ? WHERE tx = (SELECT tx FROM stakers WHERE node = ? "
+	"AND subnet = ? AND type = 13 AND end_tx IS NULL AND end_ts > ? AND seq < ? ORDER BY start_ts LIMIT 1)"
+};
 
 /* The L1 fee state as the P-chain's blocks go by: loaded from the block before the first one a
  * write applies, kept in memory from there (a write's P blocks come in chain order). */
@@ -812,6 +820,16 @@ static sl_err put_pevent(sl_conn *c, ix_batch *b, const ix_rules *r, pstate *ps,
 		if (!ps->has_supply || v->start > (uint64_t)v->at.ts)
 			return SL_OK;
 		return start_staker(c, ps, v->id, v->weight, v->start, v->end);
+	case IX_PE_REMOVE: {
+		STMT(c, q_remove);
+		sl_bind_blob(s, 0, v->id, 32);
+		sl_bind_i64(s, 1, v->at.ts);
+		sl_bind_blob(s, 2, v->node.p, v->node.len);
+		sl_bind_blob(s, 3, v->subnet, 32);
+		sl_bind_i64(s, 4, v->at.ts);
+		sl_bind_i64(s, 5, (int64_t)v->at.seq);
+		return sl_stmt_exec(s);
+	}
 	case IX_PE_REWARD: {
 		/* an abort takes back the potential reward the start added */
 		if (!ps->has_supply || v->committed)

@@ -97,6 +97,9 @@ sl_logger *sl_feed_log(const sl_feed *f);
  * platform.getRewardUTXOs. Written at once, so before the block that pays them is flushed. */
 SL_MUST_USE sl_err sl_feed_reward_utxos(sl_feed *f, const uint8_t staking_tx[32], const sl_span *utxos,
 					size_t n);
+/* The current validators as platform.getCurrentValidators lists them (its `validators`, a JSON
+ * array), from a source that knows the P-chain's state (the devnet); replaces the last. */
+SL_MUST_USE sl_err sl_feed_current_validators(sl_feed *f, const uint8_t *json, size_t len);
 /* The store's small metadata values (at most 4 KiB each); get: SL_ERR_NOT_FOUND when absent. */
 SL_MUST_USE sl_err sl_feed_meta_get(sl_feed *f, const char *key, uint8_t *out, size_t cap, size_t *len);
 SL_MUST_USE sl_err sl_feed_meta_put(sl_feed *f, const char *key, const void *val, size_t len);

@@ -5,6 +5,11 @@
  *   platform.getStakingAssetID  {"assetID"}: the AVAX asset id
  *   platform.getRewardUTXOs     {"numFetched","utxos","encoding"}: the reward
  *                               UTXOs paid when a staking tx's period ended
+ *   platform.getCurrentValidators {"validators"}: what the source last said
+ *                               of the primary network's current validators (the
+ *                               devnet: with simulated uptime and connectivity);
+ *                               the error avalanchego gives a node that does not
+ *                               track the P-chain's state when there is none
  *   platform.getValidatorFeeConfig  {"capacity","target","minPrice",
  *                               "excessConversionConstant"}: ACP-77's fee for
  *                               L1 validators (numbers, as avalanchego's gas types)
@@ -84,6 +89,36 @@ static int get_reward_utxos(sl_rpc_call *c)
 	return 0;
 }
 
+static const uint8_t cv_key[] = { 'c', 'v' };
+
+static int get_current_validators(sl_rpc_call *c)
+{
+	sl_node *n = c->ctx;
+	static const uint8_t primary[32];
+	sl_cstore_rd *rd;
+	if (sl_cstore_rd_begin(n->store, &rd))
+		return sl_rpc_fail_err(c, SL_ERR_STORE, "cannot begin a read transaction");
+	sl_span v = { 0 };
+	sl_err e = sl_cstore_state_get(rd, cv_key, sizeof cv_key, &v);
+	if (e) {
+		sl_cstore_rd_end(rd);
+		return e == SL_ERR_NOT_FOUND ? sl_rpc_fail(c, "this node's source reports no validators")
+					     : sl_rpc_fail_err(c, e, "couldn't get the current validators");
+	}
+	sl_jw_obj(c->w);
+	sl_jw_key(c->w, "validators");
+	if (c->args[0].set && memcmp(c->args[0].id, primary, 32)) {
+		sl_jw_arr(c->w); /* only the primary network's are known */
+		sl_jw_arr_end(c->w);
+	} else {
+		sl_jw_value(c->w);
+		sl_buf_add(c->w->out, v.p, v.len);
+	}
+	sl_jw_obj_end(c->w);
+	sl_cstore_rd_end(rd);
+	return 0;
+}
+
 static int get_validator_fee_config(sl_rpc_call *c)
 {
 	sl_node *n = c->ctx;
@@ -108,8 +143,16 @@ const sl_rpc_method sl_platform_methods[] = {
 	{ "GetStakingAssetID", get_staking_asset_id, { { "subnetID", SL_RPC_ID } }, 1 },
 	{ "GetRewardUTXOs", get_reward_utxos, { { "txID", SL_RPC_ID }, { "encoding", SL_RPC_ENCODING } }, 2 },
 	{ "GetValidatorFeeConfig", get_validator_fee_config, { { 0 } }, 0 },
+	{ "GetCurrentValidators", get_current_validators, { { "subnetID", SL_RPC_ID } }, 1 },
 };
 const size_t sl_platform_nmethods = SL_ARRAY_LEN(sl_platform_methods);
+
+sl_err sl_feed_current_validators(sl_feed *f, const uint8_t *json, size_t len)
+{
+	if (len > SL_CSTORE_MAX_STATE)
+		return SL_ERR_TOO_LARGE;
+	return sl_cstore_state_put(sl_feed_node(f)->store, cv_key, sizeof cv_key, json, len);
+}
 
 sl_err sl_feed_reward_utxos(sl_feed *f, const uint8_t staking_tx[32], const sl_span *utxos, size_t n)
 {

@@ -106,7 +106,7 @@ SL_MUST_USE sl_err sl_cstore_txloc(sl_cstore_rd *rd, const uint8_t tx_id[32], sl
  * platform.getRewardUTXOs. put replaces; get's view lives as long as rd.
  */
 #define SL_CSTORE_MAX_KEY 64
-#define SL_CSTORE_MAX_STATE (1u << 20)
+#define SL_CSTORE_MAX_STATE (16u << 20) /* the current validators of 10,000 run to 4 MB */
 SL_MUST_USE sl_err sl_cstore_state_put(sl_cstore *s, const void *key, size_t klen, const void *val,
 				       size_t vlen);
 SL_MUST_USE sl_err sl_cstore_state_get(sl_cstore_rd *rd, const void *key, size_t klen, sl_span *val);

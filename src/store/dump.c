@@ -66,6 +66,11 @@ static const struct {
 	{ "cursors", "caught_up_ms", "progress status" },
 };
 static const struct {
+	const char *table, *why;
+} omit_tables[] = {
+	{ "node_obs", "what the indexer saw of the node's validators when it sampled them" },
+};
+static const struct {
 	const char *table, *column, *value, *why;
 } omit_rows[] = {
 	{ "meta", "key", "token_secret", "the page-token secret, random per store" },
@@ -665,10 +670,14 @@ static sl_err dump(sl_conn *c, const sl_dump_opts *o, emitter *m, char err[256])
 	for (size_t i = 0; i < SL_ARRAY_LEN(omit_cols); i++)
 		textf(m, "# left out: %s.%s (%s)\n", omit_cols[i].table, omit_cols[i].column,
 		      omit_cols[i].why);
+	for (size_t i = 0; i < SL_ARRAY_LEN(omit_tables); i++)
+		textf(m, "# left out: table %s (%s)\n", omit_tables[i].table, omit_tables[i].why);
 	int64_t total = 0;
 	for (int i = 0; !e && !m->err && i < ntables; i++) {
 		const dtable *t = &tables[i];
-		bool wanted = !o->tables;
+		bool wanted = !o->tables; /* every table but the omitted ones, unless asked by name */
+		for (size_t k = 0; wanted && k < SL_ARRAY_LEN(omit_tables); k++)
+			wanted = strcmp(omit_tables[k].table, t->name) != 0;
 		for (const char *const *w = o->tables; w && *w; w++)
 			wanted |= !strcmp(*w, t->name);
 		if (!wanted)
