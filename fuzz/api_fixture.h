@@ -59,7 +59,8 @@ static inline const api_route *fx_route(const char *name)
 	return NULL;
 }
 
-/* A request of `rt` on the X-chain of fuji (the chain the route serves first when it serves no X). */
+/* A request of `rt` on the X-chain of fuji (the chain the route serves first when it serves no X; none
+ * for a network route). */
 static inline void fx_begin(api_fixture *f, const api_route *rt, const char *query, const uint8_t *body,
 			    size_t body_len, const char *asset_id, const char *node_id)
 {
@@ -73,7 +74,11 @@ static inline void fx_begin(api_fixture *f, const api_route *rt, const char *que
 				 .body = body ? body : (const uint8_t *)"",
 				 .body_len = body ? body_len : 0,
 				 .arena = &f->arena };
-	int chain = rt->chains & API_CHAIN(API_X) ? API_X : rt->chains & API_CHAIN(API_P) ? API_P : API_C;
+	/* a network route (chains 0, no {blockchainId}) has no chain, as api.c leaves it */
+	int chain = rt->chains & API_CHAIN(API_X)   ? API_X
+		    : rt->chains & API_CHAIN(API_P) ? API_P
+		    : rt->chains		    ? API_C
+						    : -1;
 	f->r = (api_req){ .api = &f->api,
 			  .http = &f->http,
 			  .resp = &f->resp,
@@ -83,7 +88,8 @@ static inline void fx_begin(api_fixture *f, const api_route *rt, const char *que
 			  .chain = chain,
 			  .chain_raw = chain == API_X	? "x-chain"
 				       : chain == API_P ? "p-chain"
-							: "c-chain",
+				       : chain == API_C ? "c-chain"
+							: NULL,
 			  .assetId = asset_id,
 			  .nodeId = node_id,
 			  .status = 200 };

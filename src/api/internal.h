@@ -121,6 +121,9 @@ int api_get_balances(api_req *r);
 int api_list_vertices(api_req *r);
 int api_list_vertices_by_height(api_req *r);
 int api_list_blocks_by_node(api_req *r);
+/* The P-chain's subnets and L1 validators (network routes: no {blockchainId}). */
+int api_list_subnets(api_req *r);
+int api_list_l1_validators(api_req *r);
 
 extern const api_route api_routes[];
 extern const size_t api_nroutes;
@@ -248,6 +251,18 @@ typedef struct api_asset {
 void api_asset_get(api_req *r, const uint8_t id[32], api_asset *out);
 struct api_assets *api_assets_new(void);
 void api_assets_free(struct api_assets *a);
+
+/* ---- render.c: owners as the store keeps them (threshold u32 | locktime u64 | 20-byte addresses) ---- */
+typedef struct api_owner {
+	uint32_t threshold;
+	uint64_t locktime;
+	const uint8_t *addrs; /* naddrs * 20 bytes, into the column read */
+	size_t naddrs;
+} api_owner;
+/* Read an owner blob; false (and an owner of nothing) when it is not one. */
+bool api_owner_read(const uint8_t *p, size_t n, api_owner *o);
+/* "addresses": [...] of an owner into the open object. */
+void api_owner_addresses(api_req *r, const char *key, const api_owner *o);
 
 /* ---- genesis.c: a chain's genesis as GET …/subnets shows it (outside input: fuzz_api_genesis.c) ---- */
 #define API_GENESIS_MAX (1u << 20) /* genesis bytes shown at most; a larger genesis is left out */

@@ -77,7 +77,8 @@ function validValue(p, ch) {
   switch (p.name) {
     case 'addresses': return addrFor[ch](acct());
     case 'assetId': return m.network.avaxAssetId;
-    case 'nodeId': return Object.keys(m.chains[ch].proposers.byNode)[0];
+    case 'nodeId': return ch ? Object.keys(m.chains[ch].proposers.byNode)[0] : m.P.l1Validators[0].nodeId; // a network route's: an L1 validator's
+    case 'subnetId': return m.P.subnets.find((x) => x.isL1).subnetId;
     case 'vertexHeight': return String(busyHeight);
     case 'l1ValidationId': return m.P.l1Validators[0].validationId;
     default: break;
@@ -93,9 +94,10 @@ function validValue(p, ch) {
   }
 }
 
-// The chain a route's cases run on, and its request: path variables filled, required parameters
-// (and those a handler needs, like addresses) given, body for the POST.
+// The chain a route's cases run on (none for a network route), and its request: path variables
+// filled, required parameters (and those a handler needs, like addresses) given, body for the POST.
 function chainOf(route) { return route.chains.includes('X') ? 'X' : route.chains[0]; }
+const hasChain = (route) => route.path.includes('{blockchainId}');
 function baseRequest(route, ch = chainOf(route), network = 'fuji') {
   const pathVars = { network, blockchainId: ALIAS[ch] };
   const query = [];
@@ -215,14 +217,14 @@ for (const route of ROUTES) {
       cases.push({ what: 'startTimestamp after endTimestamp', req: { ...base, query: q }, status: 400, names: ['startTimestamp', 'endTimestamp'] });
     }
     // chains: every chain the route does not serve, and chains that are none of this network's
-    for (const other of ['P', 'X', 'C'].filter((c) => !route.chains.includes(c))) {
+    for (const other of ['P', 'X', 'C'].filter((c) => hasChain(route) && !route.chains.includes(c))) {
       for (const id of [ALIAS[other], m.network[`${other.toLowerCase()}ChainId`]]) {
         const b = baseRequest(route, ch);
         b.path = route.path.replace(/\{(\w+)\}/g, (_, k) => encodeURIComponent(k === 'blockchainId' ? id : b.pathVars[k]));
         cases.push({ what: `the ${other}-chain (${id})`, req: b, status: 400, names: 'blockchainId' });
       }
     }
-    for (const id of ['d-chain', 'X-chain', '2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM' /* mainnet's X */, tamper(m.network.xChainId)]) {
+    for (const id of hasChain(route) ? ['d-chain', 'X-chain', '2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM' /* mainnet's X */, tamper(m.network.xChainId)] : []) {
       const b = baseRequest(route, ch);
       b.path = route.path.replace(/\{(\w+)\}/g, (_, k) => encodeURIComponent(k === 'blockchainId' ? id : b.pathVars[k]));
       cases.push({ what: `blockchainId ${id}`, req: b, status: 400, names: 'blockchainId' });
@@ -235,6 +237,31 @@ for (const route of ROUTES) {
     assert.deepEqual(failed, [], `${failed.length} of ${cases.length} cases:\n${failed.join('\n')}`);
   });
 }
+
+// ---- the lists of the network, by name --------------------------------------------------------------------------
+
+test('subnets and l1Validators: page sizes past their limits, malformed ids, a bad boolean and sortOrder, a forged token', async () => {
+  const subnet = m.P.subnets.find((x) => x.isL1).subnetId, forged = randomBytes(45).toString('base64url');
+  const cases = [
+    ['subnets', 'pageSize', '0'], ['subnets', 'pageSize', '10001'], ['subnets', 'sortOrder', 'newest'], ['subnets', 'pageToken', forged],
+    ['l1Validators', 'pageSize', '0'], ['l1Validators', 'pageSize', '101'], ['l1Validators', 'l1ValidationId', 'notAnId'],
+    ['l1Validators', 'l1ValidationId', tamper(m.P.l1Validators[0].validationId)], ['l1Validators', 'subnetId', tamper(subnet)],
+    ['l1Validators', 'subnetId', '0x' + '00'.repeat(32)], ['l1Validators', 'nodeId', 'NodeID-xyz'], ['l1Validators', 'nodeId', m.P.l1Validators[0].nodeId.slice(7)],
+    ['l1Validators', 'includeInactiveL1Validators', 'maybe'], ['l1Validators', 'pageToken', forged],
+  ];
+  const failed = [];
+  for (const [list, k, v] of cases) {
+    const r = await send(api.url, { path: `/v1/networks/fuji/${list}`, query: [[k, v]] });
+    const f = expectError(r, 400, k, `${list} ${k}=${v}`);
+    if (f) failed.push(f);
+  }
+  assert.deepEqual(failed, [], failed.join('\n'));
+  // and at their limits, served
+  for (const [list, q] of [['subnets', 'pageSize=10000'], ['subnets', 'pageSize=1&sortOrder=asc'], ['l1Validators', 'pageSize=100&includeInactiveL1Validators=false'], ['l1Validators', `subnetId=${subnet}&pageSize=1`]]) {
+    const r = await fetch(`${api.url}/v1/networks/fuji/${list}?${q}`);
+    assert.equal(r.status, 200, `${list}?${q}: ${await r.text()}`);
+  }
+});
 
 // ---- page tokens ----------------------------------------------------------------------------------------------------
 
@@ -400,6 +427,16 @@ test('unknown routes are 404 naming the path; known paths with another method 40
 // ---- networks and chains that succeed --------------------------------------------------------------------------------
 
 test('testnet is fuji: the same answer but for chainInfo.network; chain ids and aliases are the same chain', async () => {
+  // network routes: no chainInfo, the same body
+  for (const route of ROUTES.filter((r) => !hasChain(r))) {
+    const [a, b] = await Promise.all([baseRequest(route, undefined, 'fuji'), baseRequest(route, undefined, 'testnet')].map((x) => send(api.url, x)));
+    assert.equal(a.status, 200, `${a.url}: ${a.text.slice(0, 200)}`);
+    assert.equal(b.status, 200, `${b.url}: ${b.text.slice(0, 200)}`);
+    const ja = JSON.parse(a.text), jb = JSON.parse(b.text);
+    for (const j of [ja, jb]) delete j.nextPageToken;
+    assert.ok(!('chainInfo' in ja));
+    assert.deepEqual(jb, ja, `${route.name}: testnet answers as fuji`);
+  }
   for (const route of ROUTES) {
     for (const ch of route.chains) {
       const f = baseRequest(route, ch, 'fuji'), t = baseRequest(route, ch, 'testnet');

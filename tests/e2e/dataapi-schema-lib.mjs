@@ -345,7 +345,8 @@ export function readRouteTable(root = new URL('../../', import.meta.url).pathnam
     const a = split(args);
     const path = a[1].replace(/^CHAIN\s*/, net + chainPath).replace(/^NET\s*/, net).replace(/"\s*"/g, '').replace(/"/g, '');
     const chains = a[3] === 'API_ALL_CHAINS' ? ['P', 'X', 'C'] : [...a[3].matchAll(/API_CHAIN\(API_([PXC])\)/g)].map((m) => m[1]);
-    if (!chains.length) throw new Error(`routes.c: chains '${a[3]}'`);
+    // chains 0: a network route (no {blockchainId}), e.g. …/subnets
+    if (!chains.length && (a[3] !== '0' || path.includes('{blockchainId}'))) throw new Error(`routes.c: chains '${a[3]}' of ${path}`);
     if (!params[a[4]]) throw new Error(`routes.c: no parameters ${a[4]}`);
     const r = { method: JSON.parse(a[0]), path, name: JSON.parse(a[2]), chains, params: params[a[4]], bodyAddresses: false, upstream201: false, cache: false };
     for (const x of a.slice(6)) {
