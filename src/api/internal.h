@@ -26,6 +26,7 @@
 #include "api/api.h"
 #include "http/server.h"
 #include "store/sql.h"
+#include "util/jsonv.h"
 #include "util/jw.h"
 #include "util/log.h"
 
@@ -124,6 +125,9 @@ int api_list_vertices(api_req *r);
 int api_list_vertices_by_height(api_req *r);
 int api_list_blocks_by_node(api_req *r);
 int api_list_rewards(api_req *r);
+/* The P-chain's subnets and L1 validators (network routes: no {blockchainId}). */
+int api_list_subnets(api_req *r);
+int api_list_l1_validators(api_req *r);
 
 extern const api_route api_routes[];
 extern const size_t api_nroutes;
@@ -255,6 +259,38 @@ typedef struct api_asset {
 void api_asset_get(api_req *r, const uint8_t id[32], api_asset *out);
 struct api_assets *api_assets_new(void);
 void api_assets_free(struct api_assets *a);
+
+/* ---- render.c: owners as the store keeps them (threshold u32 | locktime u64 | 20-byte addresses) ---- */
+typedef struct api_owner {
+	uint32_t threshold;
+	uint64_t locktime;
+	const uint8_t *addrs; /* naddrs * 20 bytes, into the column read */
+	size_t naddrs;
+} api_owner;
+/* Read an owner blob; false (and an owner of nothing) when it is not one. */
+bool api_owner_read(const uint8_t *p, size_t n, api_owner *o);
+/* "addresses": [...] of an owner into the open object. */
+void api_owner_addresses(api_req *r, const char *key, const api_owner *o);
+
+/* ---- genesis.c: a chain's genesis as GET …/subnets shows it (outside input: fuzz_api_genesis.c) ---- */
+#define API_GENESIS_MAX (1u << 20) /* genesis bytes shown at most; a larger genesis is left out */
+#define API_GENESIS_DEPTH 16	   /* nesting the object form re-emits at most */
+/* The scratch buffer api_genesis_read and api_genesis_write need (sl_buf_init with this max). */
+#define API_GENESIS_SCRATCH SL_JSON_UNQUOTE_MAX(API_GENESIS_MAX)
+typedef enum api_genesis_form {
+	API_GENESIS_NONE,   /* not JSON, or larger than API_GENESIS_MAX: not shown */
+	API_GENESIS_OBJECT, /* an EVM genesis whose every EvmGenesisDto field has the DTO's type */
+	API_GENESIS_STRING, /* any other JSON: its text, as a string */
+} api_genesis_form;
+typedef struct api_genesis {
+	api_genesis_form form;
+	bool has_chain_id; /* config.chainId, an integer (evmChainId) */
+	uint64_t chain_id;
+	sl_span value; /* the JSON value within the bytes */
+} api_genesis;
+void api_genesis_read(const uint8_t *p, size_t n, api_genesis *g, sl_buf *scratch);
+/* The genesisData value (object or string; nothing for NONE) as the writer's next value. */
+void api_genesis_write(sl_jw *w, const uint8_t *p, size_t n, const api_genesis *g, sl_buf *scratch);
 
 /* ---- pubkeys.c ---- */
 /* The compressed public key sig recovers to over hash (cached: a fact of those bytes); false when none. */

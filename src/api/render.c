@@ -237,3 +237,26 @@ void api_write_id_col(api_req *r, sl_stmt *s, int col)
 		sl_jw_str(&r->w, "");
 }
 void api_write_u64s(api_req *r, uint64_t v) { sl_jw_u64s(&r->w, v); }
+
+/* ---- owners ---- */
+
+bool api_owner_read(const uint8_t *p, size_t n, api_owner *o)
+{
+	*o = (api_owner){ .threshold = 0 };
+	if (!p || n < 12 || (n - 12) % 20)
+		return false;
+	o->threshold = sl_be32(p);
+	o->locktime = sl_be64(p + 4);
+	o->addrs = p + 12;
+	o->naddrs = (n - 12) / 20;
+	return true;
+}
+
+void api_owner_addresses(api_req *r, const char *key, const api_owner *o)
+{
+	sl_jw_key(&r->w, key);
+	sl_jw_arr(&r->w);
+	for (size_t i = 0; i < o->naddrs; i++)
+		api_write_address(r, o->addrs + 20 * i);
+	sl_jw_arr_end(&r->w);
+}

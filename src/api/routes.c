@@ -111,6 +111,22 @@ static const api_param p_rewards[] = {
 	{ .name = "currency", .kind = AP_ENUM, .values = currencies },
 };
 
+/* The P-chain's subnets and L1 validators: network routes (no {blockchainId}, chains 0). */
+static const api_param p_subnets[] = {
+	PAGE_TOKEN,
+	PAGE_SIZE(10000, 100),
+	SORT_ORDER(1),
+};
+
+static const api_param p_l1_validators[] = {
+	PAGE_TOKEN,
+	PAGE_SIZE(100, 10),
+	{ .name = "l1ValidationId", .kind = AP_ID },
+	{ .name = "includeInactiveL1Validators", .kind = AP_BOOL },
+	{ .name = "nodeId", .kind = AP_NODE_ID },
+	{ .name = "subnetId", .kind = AP_ID },
+};
+
 #define NET "/v1/networks/{network}"
 #define CHAIN NET "/blockchains/{blockchainId}"
 #define ROUTE(m, pth, nm, ch, ps, handler, ...)                                   \
@@ -135,5 +151,8 @@ const api_route api_routes[] = {
 	ROUTE("GET", CHAIN "/nodes/{nodeId}/blocks", "blocks_by_node", API_ALL_CHAINS, p_node_blocks,
 	      api_list_blocks_by_node, .cache = true),
 	ROUTE("GET", NET "/rewards", "rewards", API_NO_CHAINS, p_rewards, api_list_rewards, .cache = true),
+	ROUTE("GET", NET "/subnets", "subnets", API_NO_CHAINS, p_subnets, api_list_subnets, .cache = true),
+	ROUTE("GET", NET "/l1Validators", "l1_validators", API_NO_CHAINS, p_l1_validators,
+	      api_list_l1_validators, .cache = true),
 };
 const size_t api_nroutes = SL_ARRAY_LEN(api_routes);

@@ -339,14 +339,20 @@ static size_t skip_value(const char *p, size_t n, size_t i)
 	for (; i < n; i++) {
 		char c = p[i];
 		if (in_str) {
-			/* to the next quote; an escape before it skips the character it escapes */
+			/* to the next quote that no escape takes. The quote found stays found while the
+			 * escapes before it are passed, so each byte is looked at a bounded number of
+			 * times: looking for it again after each escape made a string of escapes
+			 * quadratic (a megabyte of them took seconds) */
 			const char *q = memchr(p + i, '"', n - i);
-			if (!q)
-				return n;
-			const char *bs = memchr(p + i, '\\', (size_t)(q - (p + i)));
-			if (bs) {
-				i = (size_t)(bs - p) + 1;
-				continue;
+			for (;;) {
+				if (!q)
+					return n;
+				const char *bs = memchr(p + i, '\\', (size_t)(q - (p + i)));
+				if (!bs)
+					break;
+				i = (size_t)(bs - p) + 2; /* past the escape and what it escapes */
+				if (p + i > q)		  /* that was the quote */
+					q = i < n ? memchr(p + i, '"', n - i) : NULL;
 			}
 			i = (size_t)(q - p);
 			in_str = false;

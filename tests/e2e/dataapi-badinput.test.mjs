@@ -79,6 +79,7 @@ function validValue(p, ch) {
     case 'assetId': return m.network.avaxAssetId;
     case 'nodeId': return Object.keys(m.chains[ch].proposers.byNode)[0];
     case 'nodeIds': return m.P.validators[0].nodeId;
+    case 'subnetId': return m.P.subnets.find((x) => x.isL1).subnetId;
     case 'vertexHeight': return String(busyHeight);
     case 'l1ValidationId': return m.P.l1Validators[0].validationId;
     default: break;
@@ -253,6 +254,31 @@ for (const route of ROUTES) {
   });
 }
 
+// ---- the lists of the network, by name --------------------------------------------------------------------------
+
+test('subnets and l1Validators: page sizes past their limits, malformed ids, a bad boolean and sortOrder, a forged token', async () => {
+  const subnet = m.P.subnets.find((x) => x.isL1).subnetId, forged = randomBytes(45).toString('base64url');
+  const cases = [
+    ['subnets', 'pageSize', '0'], ['subnets', 'pageSize', '10001'], ['subnets', 'sortOrder', 'newest'], ['subnets', 'pageToken', forged],
+    ['l1Validators', 'pageSize', '0'], ['l1Validators', 'pageSize', '101'], ['l1Validators', 'l1ValidationId', 'notAnId'],
+    ['l1Validators', 'l1ValidationId', tamper(m.P.l1Validators[0].validationId)], ['l1Validators', 'subnetId', tamper(subnet)],
+    ['l1Validators', 'subnetId', '0x' + '00'.repeat(32)], ['l1Validators', 'nodeId', 'NodeID-xyz'], ['l1Validators', 'nodeId', m.P.l1Validators[0].nodeId.slice(7)],
+    ['l1Validators', 'includeInactiveL1Validators', 'maybe'], ['l1Validators', 'pageToken', forged],
+  ];
+  const failed = [];
+  for (const [list, k, v] of cases) {
+    const r = await send(api.url, { path: `/v1/networks/fuji/${list}`, query: [[k, v]] });
+    const f = expectError(r, 400, k, `${list} ${k}=${v}`);
+    if (f) failed.push(f);
+  }
+  assert.deepEqual(failed, [], failed.join('\n'));
+  // and at their limits, served
+  for (const [list, q] of [['subnets', 'pageSize=10000'], ['subnets', 'pageSize=1&sortOrder=asc'], ['l1Validators', 'pageSize=100&includeInactiveL1Validators=false'], ['l1Validators', `subnetId=${subnet}&pageSize=1`]]) {
+    const r = await fetch(`${api.url}/v1/networks/fuji/${list}?${q}`);
+    assert.equal(r.status, 200, `${list}?${q}: ${await r.text()}`);
+  }
+});
+
 // ---- page tokens ----------------------------------------------------------------------------------------------------
 
 // A token as token.c makes them: base64url(1 | list[8] | issued u32be | cursor | HMAC-SHA256(secret, …)[:16]).
@@ -417,6 +443,16 @@ test('unknown routes are 404 naming the path; known paths with another method 40
 // ---- networks and chains that succeed --------------------------------------------------------------------------------
 
 test('testnet is fuji: the same answer but for chainInfo.network; chain ids and aliases are the same chain', async () => {
+  // network routes: no chainInfo, the same body
+  for (const route of ROUTES.filter((r) => !servesChains(r))) {
+    const [a, b] = await Promise.all([baseRequest(route, undefined, 'fuji'), baseRequest(route, undefined, 'testnet')].map((x) => send(api.url, x)));
+    assert.equal(a.status, 200, `${a.url}: ${a.text.slice(0, 200)}`);
+    assert.equal(b.status, 200, `${b.url}: ${b.text.slice(0, 200)}`);
+    const ja = JSON.parse(a.text), jb = JSON.parse(b.text);
+    for (const j of [ja, jb]) delete j.nextPageToken;
+    assert.ok(!('chainInfo' in ja));
+    assert.deepEqual(jb, ja, `${route.name}: testnet answers as fuji`);
+  }
   for (const route of ROUTES) {
     if (!servesChains(route)) {
       // a list of the network has no chainInfo: the same answer

@@ -335,6 +335,32 @@ test('rewards: by address and by node, every page, both orders, the two filters 
   }
 });
 
+// ---- subnets and L1 validators (lists of the network: no chain) -----------------------------------------------
+
+test('subnets and L1 validators through the SDK: every page, both orders, every filter', async () => {
+  const byId = (l, k) => l.map((x) => x[k]).sort();
+  const subs = items(await pages(anon, 'subnets', NETWORK, (d, o) => d.listSubnets({ pageSize: 3 }, o)), 'subnets');
+  assert.deepEqual(byId(subs, 'subnetId'), byId(m.P.subnets, 'subnetId'));
+  const asc = items(await pages(keyed, 'subnets', NETWORK, (d, o) => d.listSubnets({ network: 'testnet', sortOrder: 'asc' }, o)), 'subnets');
+  assert.deepEqual(asc.map((x) => x.subnetId), subs.map((x) => x.subnetId).reverse(), 'oldest first is newest first reversed');
+  assert.ok(subs.some((x) => x.isL1) && subs.some((x) => x.blockchains.some((c) => typeof c.genesisData === 'object')), 'L1s and chains with their genesis');
+  const vs = m.P.l1Validators;
+  const active = items(await pages(anon, 'l1Validators', NETWORK, (d, o) => d.listL1Validators({ pageSize: 4 }, o)), 'validators');
+  assert.deepEqual(byId(active, 'validationId'), byId(vs.filter((v) => v.active), 'validationId'));
+  const all = items(await pages(keyed, 'l1Validators', NETWORK, (d, o) => d.listL1Validators({ includeInactiveL1Validators: true, pageSize: 100 }, o)), 'validators');
+  assert.deepEqual(byId(all, 'validationId'), byId(vs, 'validationId'));
+  assert.ok(all.length > active.length, 'inactive ones too');
+  for (const s of m.P.subnets.filter((x) => x.isL1)) {
+    const got = items(await pages(anon, 'l1Validators', NETWORK, (d, o) => d.listL1Validators({ subnetId: s.subnetId, includeInactiveL1Validators: true }, o)), 'validators');
+    assert.deepEqual(byId(got, 'validationId'), byId(vs.filter((v) => v.subnetId === s.subnetId), 'validationId'));
+  }
+  const v0 = vs.find((v) => !v.active) ?? vs[0];
+  const byNode = items(await pages(anon, 'l1Validators', NETWORK, (d, o) => d.listL1Validators({ nodeId: v0.nodeId, includeInactiveL1Validators: true }, o)), 'validators');
+  assert.deepEqual(byId(byNode, 'validationId'), byId(vs.filter((v) => v.nodeId === v0.nodeId), 'validationId'));
+  const one = items(await pages(keyed, 'l1Validators', NETWORK, (d, o) => d.listL1Validators({ l1ValidationId: v0.validationId, includeInactiveL1Validators: true }, o)), 'validators');
+  assert.deepEqual(one.map((v) => [v.validationId, v.remainingBalance === 0]), [[v0.validationId, !v0.active]]);
+});
+
 // ---- errors through the SDK --------------------------------------------------------------------------------------
 
 test('errors reach the SDK as its error classes, with ErrorBody bodies', async () => {
@@ -415,10 +441,12 @@ const NOT_PRODUCED = [
   [/\.emittedUtxos\[\]\.credentials/, '', 'credentials sign inputs: an emitted UTXO has none yet'],
   [/^\.utxos\[\]\.credentials/, 'utxos', 'a UTXO list shows no credentials (a transaction shows its inputs\')'],
   // optional fields snowline does not serve yet (docs/api.md)
-  [/\.blocks\[\]\.(l1ValidatorsAccruedFees|activeL1Validators|currentSupply)$/, 'blocks', 'P-chain state; not served yet'],
-  [/\.estimatedReward$/, 'transactions/P', 'not served yet'],
+  [/\.blocks\[\]\.(l1ValidatorsAccruedFees|activeL1Validators|currentSupply)$/, 'blocks/X', 'the P-chain\'s state: P blocks only'],
+  [/\.blocks\[\]\.(l1ValidatorsAccruedFees|activeL1Validators|currentSupply)$/, 'blocks/C', 'the P-chain\'s state: P blocks only'],
   [/\.blockchainInfo\.genesisData/, 'transactions/P', 'not served yet'],
   [/\.reward\.historicalPrice/, 'rewards', 'snowline keeps no prices yet'],
+  // a chain's genesis is the devnet's Subnet-EVM one (src/devnet/pchain.c), which has none of these
+  [/\.genesisData\.(airdropAmount|airdropHash|baseFeePerGas|blobGasUsed|excessBlobGas|config\.(berlinBlock|londonBlock|eip150Hash|warpConfig\.requirePrimaryNetworkSigners|(txAllowList|contractDeployerAllowList|contractNativeMinter|feeManager|rewardManager)Config(\.\w+)?))$/, 'subnets', 'not in the devnet\'s genesis'],
 ];
 
 test('every field of every response schema that the devnet can produce was seen', () => {

@@ -743,7 +743,7 @@ function bech32Bytes(a) { return utils.bech32ToBytes(a); }
 const nodeIdOf = (b) => 'NodeID-' + utils.base58check.encode(new Uint8Array(b));
 
 // A signed warp message carrying an AddressedCall with an L1 validator message (§10).
-function parseWarp(buf) {
+export function parseWarp(buf) {
   let o = 0;
   const u16 = () => { const v = buf.readUInt16BE(o); o += 2; return v; };
   const u32 = () => { const v = buf.readUInt32BE(o); o += 4; return v; };
@@ -763,7 +763,7 @@ function parseWarp(buf) {
   const m = { sourceChainId, sourceAddress, type, addressedPayload: inner, outer };
   const pOwner = () => { const threshold = u32(); const addrs = []; for (let n = u32(); n > 0; n--) addrs.push(fixed(20).toString('hex')); return { locktime: 0n, threshold, addrs }; };
   if (type === 1) {
-    m.subnetId = cb58(fixed(32)); m.nodeId = Buffer.from(bytes()); fixed(48); m.expiry = u64();
+    m.subnetId = cb58(fixed(32)); m.nodeId = Buffer.from(bytes()); m.blsPublicKey = Buffer.from(fixed(48)); m.expiry = u64();
     m.remainingBalanceOwner = pOwner(); m.disableOwner = pOwner(); m.weight = u64();
   } else if (type === 3) { m.validationId = cb58(fixed(32)); m.nonce = u64(); m.weight = u64(); }
   return m;

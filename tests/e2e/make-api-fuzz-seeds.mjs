@@ -61,3 +61,40 @@ write('fuzz_api_token', {
   'cursor-40-edit': Buffer.concat([Buffer.from([1, 39]), Buffer.alloc(40, 0xab), Buffer.from([5, 65, 200, 66])]),
   'cursor-96': Buffer.concat([Buffer.from([1, 95]), Buffer.alloc(96, 0x11)]),
 });
+
+// ---- fuzz_api_genesis: a CreateChainTx's genesis bytes ----
+{
+  const evm = {
+    config: { chainId: 94044, homesteadBlock: 0, eip150Block: 0, subnetEVMTimestamp: 0, durangoTimestamp: 0,
+      feeConfig: { gasLimit: 15000000, targetBlockRate: 2, minBaseFee: 1000000000, targetGas: 20000000 }, allowFeeRecipients: false,
+      warpConfig: { blockTimestamp: 1711084892, quorumNumerator: 67, requirePrimaryNetworkSigners: true },
+      txAllowListConfig: { blockTimestamp: 0, adminAddresses: ['0x8db97c7cece249c2b98bdc0226cc4c2a57bf52fc'] } },
+    alloc: { d0b9651a0fbd7734a5182a3f5191a2150c17c803: { balance: '0x53fa7b749900a7e40000', code: '0x6080', storage: { '0x0': '0x1' } } },
+    nonce: '0x0', timestamp: '0x65fd155c', extraData: '0x', gasLimit: '0x7a1200', difficulty: '0x0', airdropAmount: null, baseFeePerGas: null,
+    mixHash: '0x' + '00'.repeat(32), coinbase: '0x' + '00'.repeat(20), number: '0x0', gasUsed: '0x0', parentHash: '0x' + '00'.repeat(32),
+  };
+  const s = (o) => JSON.stringify(o);
+  write('fuzz_api_genesis', {
+    evm: s(evm),
+    'evm-pretty': JSON.stringify(evm, null, 2) + '\n',
+    'evm-escaped-keys': s(evm).replace('"config"', '"\\u0063onfig"').replace('"chainId"', '"chain\\u0049d"'),
+    'evm-wrong-type': s({ ...evm, gasLimit: 8000000 }),
+    'evm-null-alloc': s({ ...evm, alloc: null }),
+    'evm-float-chain-id': s({ ...evm, config: { ...evm.config, chainId: 1.5 } }),
+    'evm-big-chain-id': s(evm).replace('94044', '18446744073709551616'),
+    'evm-repeated-config': s(evm).replace(/}$/, ',"config":{"chainId":"x"}}'),
+    'evm-deep': s({ ...evm, extra: JSON.parse('['.repeat(20) + ']'.repeat(20)) }),
+    'evm-utf8': s({ ...evm, extraData: 'caf\u00e9 \u2028 <&>' }).replace('caf', 'ca\\ud83d\\ude00f'),
+    'evm-bad-utf8': Buffer.concat([Buffer.from(s(evm).slice(0, -1) + ',"x":"'), Buffer.from([0xff, 0xc0, 0xed, 0xa0, 0x80]), Buffer.from('"}')]),
+    'not-evm': s({ data: 'aGVsbG8=', owner: 'x' }),
+    array: '[1, 2, {"config": {"chainId": 1}}]',
+    string: '"just text"',
+    number: '-12.5e3',
+    literal: ' true ',
+    empty: '',
+    'not-json': 'genesis bytes\u0000\u0001',
+    trailing: s(evm) + ' {}',
+    cut: s(evm).slice(0, 200),
+    escapes: '{"config":{"chainId":7},"k\\"\\\\\\/\\b\\f\\n\\r\\t":"\\\\\\\\\\\\\\\\\\"","u":"\\u0000\\u001f"}',
+  });
+}

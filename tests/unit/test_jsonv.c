@@ -3,6 +3,8 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
+#include <stdlib.h>
+#include <time.h>
 
 #include "util/jsonv.h"
 
@@ -145,6 +147,50 @@ static void test_compact_and_keys(void **state)
 	assert_false(sl_json_arr_next(&it, &v));
 }
 
+/* Strings with escaped quotes and backslashes end where they end; a string of escapes is skipped in
+ * time linear in its length (it was quadratic: a megabyte of them took seconds, each time). */
+static void test_skip_escapes(void **state)
+{
+	(void)state;
+	sl_jiter it;
+	sl_span k, v;
+	sl_json_iter_init(&it, sl_span_str("[\"a\\\"b\",\"\\\\\",\"\\\\\\\"\",{\"k\\\"\":\"]\"},7]"));
+	assert_true(sl_json_arr_next(&it, &v) && sl_span_eq(v, "\"a\\\"b\""));
+	assert_true(sl_json_arr_next(&it, &v) && sl_span_eq(v, "\"\\\\\""));
+	assert_true(sl_json_arr_next(&it, &v) && sl_span_eq(v, "\"\\\\\\\"\""));
+	assert_true(sl_json_arr_next(&it, &v) && sl_span_eq(v, "{\"k\\\"\":\"]\"}"));
+	sl_jiter in;
+	sl_json_iter_init(&in, v);
+	assert_true(sl_json_obj_next(&in, &k, &v) && sl_span_eq(k, "\"k\\\"\"") && sl_span_eq(v, "\"]\""));
+	assert_true(sl_json_arr_next(&it, &v) && sl_span_eq(v, "7"));
+	assert_false(sl_json_arr_next(&it, &v));
+
+	size_t n = 1u << 20; /* a genesis the Data API shows may be this large (API_GENESIS_MAX) */
+	char *big = malloc(n + 8);
+	assert_non_null(big);
+	size_t len = 0;
+	big[len++] = '[';
+	big[len++] = '"';
+	while (len < n) { /* \\ all along, and one \" halfway */
+		big[len] = '\\';
+		big[len + 1] = len == n / 2 ? '"' : '\\';
+		len += 2;
+	}
+	memcpy(big + len, "\",1]", 4);
+	len += 4;
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	sl_json_iter_init(&it, sl_span_of(big, len));
+	assert_true(sl_json_arr_next(&it, &v));
+	assert_int_equal(v.len, len - 4);
+	assert_true(sl_json_arr_next(&it, &v) && sl_span_eq(v, "1"));
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	free(big);
+	double s = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) / 1e9;
+	if (s > 2)
+		fail_msg("1 MiB of escapes took %.1f s to skip", s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -153,6 +199,7 @@ int main(void)
 		cmocka_unit_test(test_depth),
 		cmocka_unit_test(test_unquote),
 		cmocka_unit_test(test_compact_and_keys),
+		cmocka_unit_test(test_skip_escapes),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
