@@ -124,6 +124,8 @@ int api_list_vertices(api_req *r);
 int api_list_vertices_by_height(api_req *r);
 int api_list_blocks_by_node(api_req *r);
 int api_list_rewards(api_req *r);
+/* staking, part 2: pending rewards (rewards.c) */
+int api_list_pending_rewards(api_req *r);
 
 extern const api_route api_routes[];
 extern const size_t api_nroutes;
@@ -142,6 +144,7 @@ struct sl_api_keys;
 struct sl_ratelimit;
 struct api_assets;
 struct api_pubkeys;
+struct api_genesis;
 
 struct sl_api {
 	sl_api_config cfg;
@@ -154,6 +157,7 @@ struct sl_api {
 	struct api_assets *assets;
 	struct api_pubkeys *pubkeys; /* recovered public keys (pubkeys.c) */
 	struct api_cache *cache;     /* whole responses (cache.c); NULL: off */
+	struct api_genesis *genesis; /* the genesis validators, read once (rewards.c) */
 	sl_metrics *metrics;
 	bool own_metrics;
 	sl_metric_family *m_requests, *m_latency;
@@ -302,6 +306,19 @@ void api_utxo_read(sl_stmt *s, int c0, api_utxo *u, sl_arena *a);
 /* A PChainUtxo (pchain) or a Utxo of the X- and C-chain shapes; extra (may be NULL) adds keys before it closes. */
 void api_utxo_write(api_req *r, const api_utxo *u, bool pchain, void (*extra)(api_req *r, void *ctx),
 		    void *ctx);
+
+/* ---- rewards.c: the P-chain's now, the genesis validators ---- */
+/* The P-chain's time (its latest block's; INT64_MIN before the first) and the primary network's
+ * supply then (the genesis's before the first block; has_supply false when the store has none). */
+typedef struct api_pnow {
+	int64_t ts;
+	bool has_supply;
+	uint64_t supply;
+} api_pnow;
+/* 0, or -1 after api_fail. */
+int api_pchain_now(api_req *r, api_pnow *p);
+struct api_genesis *api_genesis_new(void);
+void api_genesis_free(struct api_genesis *g);
 
 /* ---- keys.c, ratelimit.c ---- */
 typedef struct sl_api_key {

@@ -111,6 +111,15 @@ static const api_param p_rewards[] = {
 	{ .name = "currency", .kind = AP_ENUM, .values = currencies },
 };
 
+/* Staking, part 2: pending rewards (rewards.c; the sources of /rewards, newest first by default). */
+static const api_param p_pending_rewards[] = {
+	ADDRESSES(API_MAX_ADDRESSES_GET, 0),
+	{ .name = "nodeIds", .kind = AP_NODE_IDS, .max = API_MAX_NODE_IDS, .flags = AP_FULL_IDS },
+	PAGE_TOKEN,
+	PAGE_SIZE(100, 10),
+	SORT_ORDER(1),
+};
+
 #define NET "/v1/networks/{network}"
 #define CHAIN NET "/blockchains/{blockchainId}"
 #define ROUTE(m, pth, nm, ch, ps, handler, ...)                                   \
@@ -135,5 +144,8 @@ const api_route api_routes[] = {
 	ROUTE("GET", CHAIN "/nodes/{nodeId}/blocks", "blocks_by_node", API_ALL_CHAINS, p_node_blocks,
 	      api_list_blocks_by_node, .cache = true),
 	ROUTE("GET", NET "/rewards", "rewards", API_NO_CHAINS, p_rewards, api_list_rewards, .cache = true),
+	/* staking, part 2 */
+	ROUTE("GET", NET "/rewards:listPending", "pending_rewards", API_NO_CHAINS, p_pending_rewards,
+	      api_list_pending_rewards, .cache = true),
 };
 const size_t api_nroutes = SL_ARRAY_LEN(api_routes);
