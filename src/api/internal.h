@@ -124,8 +124,9 @@ int api_list_vertices(api_req *r);
 int api_list_vertices_by_height(api_req *r);
 int api_list_blocks_by_node(api_req *r);
 int api_list_rewards(api_req *r);
-/* staking, part 2: pending rewards (rewards.c) */
+/* staking, part 2: pending rewards (rewards.c), active staking txs (transactions.c) */
 int api_list_pending_rewards(api_req *r);
+int api_list_staking_transactions(api_req *r);
 
 extern const api_route api_routes[];
 extern const size_t api_nroutes;
