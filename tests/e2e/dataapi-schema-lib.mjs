@@ -207,6 +207,9 @@ export const SCHEMAS = {
   blocks: { branches: [C.ListPrimaryNetworkBlocksResponse$inboundSchema], names: ['ListPrimaryNetworkBlocksResponse'], want: { P: 0, X: 0, C: 0 } },
   // a list of the network: no chain, no chainInfo
   rewards: { branches: [C.ListHistoricalRewardsResponse$inboundSchema], names: ['ListHistoricalRewardsResponse'], want: { [NETWORK]: 0 } },
+  // staking, part 2: pending rewards (a list of the network) and the active staking txs (P only)
+  pendingRewards: { branches: [C.ListPendingRewardsResponse$inboundSchema], names: ['ListPendingRewardsResponse'], want: { [NETWORK]: 0 } },
+  stakingTransactions: { branches: [C.ListPChainTransactionsResponse$inboundSchema], names: ['ListPChainTransactionsResponse'], want: { P: 0 } },
 };
 export const CHAIN_NAME = { P: 'p-chain', X: 'x-chain', C: 'c-chain' };
 
