@@ -614,7 +614,7 @@ sl_api *sl_api_new(const sl_api_config *cfg, char err[512])
 	if (cfg->keys_file && !(a->keys = api_keys_load(cfg->keys_file, err)))
 		goto fail;
 	if (!(a->limits = api_ratelimit_new()) || !(a->assets = api_assets_new()) ||
-	    !(a->pubkeys = api_pubkeys_new()) ||
+	    !(a->pubkeys = api_pubkeys_new()) || !(a->genesis_stakers = api_genesis_stakers_new()) ||
 	    (cfg->cache_bytes && !(a->cache = api_cache_new(cfg->cache_bytes)))) {
 		snprintf(err, 512, "out of memory");
 		goto fail;
@@ -675,6 +675,7 @@ void sl_api_free(sl_api *a)
 	api_ratelimit_free(a->limits);
 	api_assets_free(a->assets);
 	api_pubkeys_free(a->pubkeys);
+	api_genesis_stakers_free(a->genesis_stakers);
 	api_cache_free(a->cache);
 	sl_db_close(a->db);
 	if (a->own_metrics)

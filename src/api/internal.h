@@ -128,6 +128,9 @@ int api_list_rewards(api_req *r);
 /* The P-chain's subnets and L1 validators (network routes: no {blockchainId}). */
 int api_list_subnets(api_req *r);
 int api_list_l1_validators(api_req *r);
+/* staking, part 2: pending rewards (rewards.c), active staking txs (transactions.c) */
+int api_list_pending_rewards(api_req *r);
+int api_list_staking_transactions(api_req *r);
 
 extern const api_route api_routes[];
 extern const size_t api_nroutes;
@@ -146,6 +149,7 @@ struct sl_api_keys;
 struct sl_ratelimit;
 struct api_assets;
 struct api_pubkeys;
+struct api_genesis_stakers;
 
 struct sl_api {
 	sl_api_config cfg;
@@ -156,8 +160,9 @@ struct sl_api {
 	struct sl_api_keys *keys;
 	struct sl_ratelimit *limits;
 	struct api_assets *assets;
-	struct api_pubkeys *pubkeys; /* recovered public keys (pubkeys.c) */
-	struct api_cache *cache;     /* whole responses (cache.c); NULL: off */
+	struct api_pubkeys *pubkeys;		     /* recovered public keys (pubkeys.c) */
+	struct api_cache *cache;		     /* whole responses (cache.c); NULL: off */
+	struct api_genesis_stakers *genesis_stakers; /* the genesis validators, read once (rewards.c) */
 	sl_metrics *metrics;
 	bool own_metrics;
 	sl_metric_family *m_requests, *m_latency;
@@ -338,6 +343,19 @@ void api_utxo_read(sl_stmt *s, int c0, api_utxo *u, sl_arena *a);
 /* A PChainUtxo (pchain) or a Utxo of the X- and C-chain shapes; extra (may be NULL) adds keys before it closes. */
 void api_utxo_write(api_req *r, const api_utxo *u, bool pchain, void (*extra)(api_req *r, void *ctx),
 		    void *ctx);
+
+/* ---- rewards.c: the P-chain's now, the genesis validators ---- */
+/* The P-chain's time (its latest block's; INT64_MIN before the first) and the primary network's
+ * supply then (the genesis's before the first block; has_supply false when the store has none). */
+typedef struct api_pnow {
+	int64_t ts;
+	bool has_supply;
+	uint64_t supply;
+} api_pnow;
+/* 0, or -1 after api_fail. */
+int api_pchain_now(api_req *r, api_pnow *p);
+struct api_genesis_stakers *api_genesis_stakers_new(void);
+void api_genesis_stakers_free(struct api_genesis_stakers *g);
 
 /* ---- keys.c, ratelimit.c ---- */
 typedef struct sl_api_key {

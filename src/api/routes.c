@@ -127,6 +127,26 @@ static const api_param p_l1_validators[] = {
 	{ .name = "subnetId", .kind = AP_ID },
 };
 
+/* Staking, part 2: pending rewards (rewards.c; the sources of /rewards, newest first by default) and
+ * the active staking txs of addresses (transactions.c; addresses required, newest first). */
+static const api_param p_pending_rewards[] = {
+	ADDRESSES(API_MAX_ADDRESSES_GET, 0),
+	{ .name = "nodeIds", .kind = AP_NODE_IDS, .max = API_MAX_NODE_IDS, .flags = AP_FULL_IDS },
+	PAGE_TOKEN,
+	PAGE_SIZE(100, 10),
+	SORT_ORDER(1),
+};
+
+static const api_param p_staking_txs[] = {
+	{ .name = "addresses", .kind = AP_ADDRESSES, .required = true, .max = API_MAX_ADDRESSES_GET },
+	{ .name = "txTypes", .kind = AP_TX_TYPES },
+	TIMESTAMP("startTimestamp"),
+	TIMESTAMP("endTimestamp"),
+	PAGE_TOKEN,
+	PAGE_SIZE(100, 10),
+	SORT_ORDER(1),
+};
+
 #define NET "/v1/networks/{network}"
 #define CHAIN NET "/blockchains/{blockchainId}"
 #define ROUTE(m, pth, nm, ch, ps, handler, ...)                                   \
@@ -154,5 +174,10 @@ const api_route api_routes[] = {
 	ROUTE("GET", NET "/subnets", "subnets", API_NO_CHAINS, p_subnets, api_list_subnets, .cache = true),
 	ROUTE("GET", NET "/l1Validators", "l1_validators", API_NO_CHAINS, p_l1_validators,
 	      api_list_l1_validators, .cache = true),
+	/* staking, part 2 */
+	ROUTE("GET", NET "/rewards:listPending", "pending_rewards", API_NO_CHAINS, p_pending_rewards,
+	      api_list_pending_rewards, .cache = true),
+	ROUTE("GET", CHAIN "/transactions:listStaking", "staking_transactions", API_CHAIN(API_P),
+	      p_staking_txs, api_list_staking_transactions, .cache = true),
 };
 const size_t api_nroutes = SL_ARRAY_LEN(api_routes);

@@ -979,6 +979,8 @@ typedef struct source {
 	uint64_t *seq, n, at;
 	bool done;
 	uint64_t after;
+	bool has_now; /* the query also takes the chain's time after its key (listStaking) */
+	int64_t now;
 } source;
 
 typedef struct filter {
@@ -1001,6 +1003,8 @@ static sl_err fill(api_req *r, source *s, size_t want, const filter *f, bool des
 			sl_bind_i64(st, i++, s->space);
 		if (s->shape != BY_SPACE)
 			sl_bind_blob(st, i++, s->key, s->keylen);
+		if (s->has_now)
+			sl_bind_i64(st, i++, s->now);
 		sl_bind_i64(st, i++, (int64_t)s->after);
 		sl_bind_i64(st, i, (int64_t)lim);
 		sl_err e = sl_stmt_query(st);
@@ -1244,4 +1248,51 @@ int api_list_asset_transactions(api_req *r)
 		return -1;
 	source src = { BY_KEY, &q_asset_desc, asset->id, 32, 0, .after = after };
 	return page_of(r, API_X, &src, 1, &f, true, page);
+}
+
+/*
+ * GET …/blockchains/p-chain/transactions:listStaking (spec 000 §4.3): the active staking txs of the
+ * addresses — those they took part in (addr_txs, as for …/transactions) that stake (a validator or
+ * delegator of the primary network or of a permissionless subnet: AddValidatorTx, AddDelegatorTx
+ * and their permissionless forms) and whose staker is current at the chain's time (its latest P
+ * block's): started, and not ended by its RewardValidatorTx. Pending stakers (a later start, before
+ * Durango) are not active yet; the genesis validators have no tx to list; a permissioned subnet
+ * validator's AddSubnetValidatorTx stakes nothing. Each is rendered as …/transactions renders
+ * P-chain txs, in seq order (newest first by default); txTypes and the timestamps filter as there
+ * (the tx's block time).
+ */
+#define FROM_STAKING                                                                                     \
+	"SELECT a.seq, a.ts, a.type FROM addr_txs a JOIN txs t ON t.chain = a.chain AND t.seq = a.seq "  \
+	"JOIN stakers s ON s.tx = t.id WHERE a.chain = ? AND a.addr = ? AND a.type IN (12, 14, 25, 26) " \
+	"AND s.end_tx IS NULL AND s.start_ts <= ? AND "
+static const sl_sql q_staking_asc = { FROM_STAKING "a.seq > ? ORDER BY a.seq LIMIT ?" };
+static const sl_sql q_staking_desc = { FROM_STAKING "a.seq < ? ORDER BY a.seq DESC LIMIT ?" };
+
+int api_list_staking_transactions(api_req *r)
+{
+	const api_val *addrs = api_arg(r, "addresses"), *types = api_arg(r, "txTypes"),
+		      *start = api_arg(r, "startTimestamp"), *end = api_arg(r, "endTimestamp");
+	bool desc = api_arg(r, "sortOrder")->i == 1;
+	size_t page = (size_t)api_arg(r, "pageSize")->i;
+	filter f = { API_P, types->tx_types, start->set, end->set, start->i, end->i };
+	if (start->set && end->set && start->i > end->i)
+		return api_fail(r, 400, "startTimestamp (%lld) is after endTimestamp (%lld)",
+				(long long)start->i, (long long)end->i);
+	uint64_t after;
+	api_pnow now;
+	if (!read_after(r, desc, &after) || api_pchain_now(r, &now))
+		return -1;
+	source *src = sl_arena_zalloc(r->arena, addrs->naddrs * sizeof *src);
+	if (!src)
+		return api_fail(r, 500, "out of memory");
+	for (size_t i = 0; i < addrs->naddrs; i++)
+		src[i] = (source){ BY_SPACE_KEY,
+				   desc ? &q_staking_desc : &q_staking_asc,
+				   addrs->addrs[i].bytes,
+				   20,
+				   API_P,
+				   .after = after,
+				   .has_now = true,
+				   .now = now.ts };
+	return page_of(r, API_P, src, addrs->naddrs, &f, desc, page);
 }

@@ -205,13 +205,16 @@ static const char *const v4[] = {
 
 /*
  * Version 5: what the indexer observes of the node's validators (platform.getCurrentValidators,
- * sampled every --observe-s): not chain data, so not in the canonical dump. uptime: the last
+ * sampled every --observe-s): not chain data, so not in the canonical dump. And the removals of
+ * permissioned subnet validators, which need the P-chain read again. uptime: the last
  * sample's, in millionths (97.16% = 971600); samples / reachable: how often it was sampled and
  * seen connected.
  */
 static const char *const v5[] = {
 	"CREATE TABLE node_obs (node {blob} PRIMARY KEY, ts {int} NOT NULL, uptime {int} NOT NULL, "
 	"connected {int} NOT NULL, samples {int} NOT NULL, reachable {int} NOT NULL)",
+	/* and the P-chain again: a RemoveSubnetValidatorTx now ends the validator it removes */
+	"UPDATE cursors SET next = 0, last_id = NULL WHERE kind = 0",
 	NULL,
 };
 

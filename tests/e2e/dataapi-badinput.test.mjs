@@ -111,9 +111,9 @@ function baseRequest(route, ch = chainOf(route), network = 'fuji') {
   const path = route.path.replace(/\{(\w+)\}/g, (_, k) => encodeURIComponent(pathVars[k]));
   return { method: route.method, path, query, body, pathVars };
 }
-// handlers that refuse to run without addresses (a 400 of their own, tested below; rewards take
-// nodeIds instead, as well)
-const needsAddresses = (route) => /\/(utxos|balances|rewards)$/.test(route.path);
+// handlers that refuse to run without addresses (a 400 of their own, tested below; rewards and
+// pending rewards take nodeIds instead, as well)
+const needsAddresses = (route) => /\/(utxos|balances|rewards|rewards:listPending)$/.test(route.path);
 const servesChains = (route) => route.path.includes('{blockchainId}');
 
 // ---- bad values per kind -----------------------------------------------------------------------------------
@@ -299,10 +299,11 @@ test('page tokens: forged, altered, stale, from the future, of another store, of
   let listed = 0;
   for (const route of ROUTES.filter((r) => r.params.some((p) => p.kind === 'AP_PAGE_TOKEN'))) {
     const ch = chainOf(route);
-    // a real token: the first page of 1, with addresses enough to have a second page
+    // a real token: the first page of 1, with addresses enough to have a second page (a few
+    // accounts have more items than the first 8 have active staking txs)
     const base = baseRequest(route, ch);
     if (route.params.some((p) => p.name === 'addresses')) {
-      const many = m.accounts.slice(0, 8).map(addrFor[ch]).join(',');
+      const many = m.accounts.slice(0, 32).map(addrFor[ch]).join(',');
       if (route.bodyAddresses) base.body = JSON.stringify({ addresses: many });
       else base.query = base.query.filter(([k]) => k !== 'addresses').concat([['addresses', many]]);
     }
@@ -343,7 +344,7 @@ test('page tokens: forged, altered, stale, from the future, of another store, of
     for (const other of route.chains.filter((c) => c !== ch)) {
       const b = baseRequest(route, other);
       if (route.params.some((p) => p.name === 'addresses')) {
-        const many = m.accounts.slice(0, 8).map(addrFor[other]).join(',');
+        const many = m.accounts.slice(0, 32).map(addrFor[other]).join(',');
         if (route.bodyAddresses) b.body = JSON.stringify({ addresses: many });
         else b.query = b.query.filter(([k]) => k !== 'addresses').concat([['addresses', many]]);
       }

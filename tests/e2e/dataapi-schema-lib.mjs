@@ -215,6 +215,9 @@ export const SCHEMAS = {
   rewards: { branches: [C.ListHistoricalRewardsResponse$inboundSchema], names: ['ListHistoricalRewardsResponse'], want: { [NETWORK]: 0 } },
   subnets: { branches: [C.ListSubnetsResponse$inboundSchema], names: ['ListSubnetsResponse'], want: { [NETWORK]: 0 } },
   l1Validators: { branches: [C.ListL1ValidatorsResponse$inboundSchema], names: ['ListL1ValidatorsResponse'], want: { [NETWORK]: 0 } },
+  // staking, part 2: pending rewards (a list of the network) and the active staking txs (P only)
+  pendingRewards: { branches: [C.ListPendingRewardsResponse$inboundSchema], names: ['ListPendingRewardsResponse'], want: { [NETWORK]: 0 } },
+  stakingTransactions: { branches: [C.ListPChainTransactionsResponse$inboundSchema], names: ['ListPChainTransactionsResponse'], want: { P: 0 } },
 };
 export const CHAIN_NAME = { P: 'p-chain', X: 'x-chain', C: 'c-chain' };
 

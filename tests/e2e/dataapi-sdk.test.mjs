@@ -361,6 +361,42 @@ test('subnets and L1 validators through the SDK: every page, both orders, every 
   assert.deepEqual(one.map((v) => [v.validationId, v.remainingBalance === 0]), [[v0.validationId, !v0.active]]);
 });
 
+// ---- staking, part 2: pending rewards, active staking transactions --------------------------------------------
+
+test('pending rewards and active staking txs: by address and by node, every page, both orders, filters, testnet', async () => {
+  const pendingOf = (cl, req, opts) => pages(cl, 'pendingRewards', NETWORK, (d, o) => d.rewards.listPendingRewards(req, o), opts);
+  const stakingOf = (cl, req, opts) => pages(cl, 'stakingTransactions', 'P', (d, o) => d.transactions.listActiveStakingTransactions(req, o), opts);
+  const addrs = accounts.slice(0, 64).map(addrOf.P).join(',');
+  const all = items(await pendingOf(anon, { addresses: addrs, pageSize: 100 }), 'pendingRewards');
+  assert.ok(all.length > 0, 'stakers not ended at the end of the history');
+  assert.deepEqual([...new Set(all.map((r) => r.rewardType))].sort(), ['DELEGATOR', 'VALIDATOR']);
+  assert.equal(new Set(all.map((r) => r.txHash)).size, all.length, 'each staker once');
+  // every node with pending rewards, alone, in small pages (either order); then with the addresses
+  const nodes = [...new Set(all.map((r) => r.nodeId))];
+  for (const [i, node] of nodes.entries()) {
+    const got = items(await pendingOf(i % 2 ? keyed : anon, { nodeIds: node, sortOrder: i % 2 ? 'asc' : 'desc', pageSize: 3 }), 'pendingRewards');
+    assert.ok(got.every((r) => r.nodeId === node) && got.length >= all.filter((r) => r.nodeId === node).length, `${node}: its pending rewards`);
+  }
+  const both = items(await pendingOf(keyed, { addresses: addrs, nodeIds: nodes.join(','), pageSize: 7, network: 'testnet' }, { network: 'testnet' }), 'pendingRewards');
+  assert.deepEqual(both.map((r) => r.txHash), all.map((r) => r.txHash), 'the addresses\' pending rewards are on their nodes');
+  // the active staking txs of the accounts, 16 at a time, every page; each type alone, both orders, a time window
+  const txs = [];
+  for (const [i, g] of groups(accounts, 16).entries()) {
+    txs.push(...items(await stakingOf(i % 2 ? keyed : anon, { blockchainId: i % 2 ? chainId.P : 'p-chain', addresses: g.map(i % 2 ? addrOf.X : addrOf.P).join(','), pageSize: 2 }), 'transactions'));
+  }
+  assert.ok(txs.length > 0, 'active staking txs');
+  const types = [...new Set(txs.map((t) => t.txType))];
+  for (const type of types) {
+    const got = items(await stakingOf(anon, { blockchainId: 'p-chain', addresses: addrs, txTypes: [type], sortOrder: 'asc', pageSize: 100 }), 'transactions');
+    assert.ok(got.length > 0 && got.every((t) => t.txType === type), `only ${type}`);
+    for (let k = 1; k < got.length; k++) assert.ok(got[k - 1].blockTimestamp <= got[k].blockTimestamp, 'oldest first (asc)');
+  }
+  const ts = txs.map((t) => t.blockTimestamp).sort((a, b) => a - b);
+  const from = ts[Math.floor(ts.length / 2)];
+  const win = items(await stakingOf(anon, { blockchainId: 'p-chain', network: 'testnet', addresses: addrs, startTimestamp: from, pageSize: 100 }, { network: 'testnet' }), 'transactions');
+  assert.ok(win.length > 0 && win.every((t) => t.blockTimestamp >= from));
+});
+
 // ---- errors through the SDK --------------------------------------------------------------------------------------
 
 test('errors reach the SDK as its error classes, with ErrorBody bodies', async () => {
@@ -447,6 +483,12 @@ const NOT_PRODUCED = [
   [/\.reward\.historicalPrice/, 'rewards', 'snowline keeps no prices yet'],
   // a chain's genesis is the devnet's Subnet-EVM one (src/devnet/pchain.c), which has none of these
   [/\.genesisData\.(airdropAmount|airdropHash|baseFeePerGas|blobGasUsed|excessBlobGas|config\.(berlinBlock|londonBlock|eip150Hash|warpConfig\.requirePrimaryNetworkSigners|(txAllowList|contractDeployerAllowList|contractNativeMinter|feeManager|rewardManager)Config(\.\w+)?))$/, 'subnets', 'not in the devnet\'s genesis'],
+  // staking, part 2: what a staker's tx does not carry, or not while it is active
+  [/\.(sourceChain|destinationChain|l1ValidatorManagerDetails|l1ValidatorDetails|stakingTxHash|subnetOwnershipInfo|blockchainInfo|rewardTxHash)(\.|\[|$)/,
+    'stakingTransactions/P', 'not a field of a staking tx, or not before its RewardValidatorTx'],
+  [/Utxos\[\]\.rewardType$/, 'stakingTransactions/P', 'a staking tx makes no reward UTXOs'],
+  [/\.memo$/, 'stakingTransactions/P', 'the devnet\'s active stakers are from Durango on: no memos'],
+  [/\.(amountBurned|amountL1ValidatorBalanceBurned)\[\]/, 'stakingTransactions/P', 'the devnet\'s staking txs pay no fee and fund no L1 validator'],
 ];
 
 test('every field of every response schema that the devnet can produce was seen', () => {
