@@ -42,6 +42,9 @@
 #define API_TX_PAGE_MAX_UTXOS 4096  /* rule 2 of spec 000 §4.3: UTXOs in one page of txs */
 #define API_CURSOR_MAX 96	    /* bytes of a page cursor */
 #define API_CACHE_TTL_S 10	    /* a cached response is made again after this long (cache.c) */
+/* validators (validators.c): the stakers not ended (current and pending) a request reads at most */
+#define API_MAX_OPEN_STAKERS 250000
+#define API_MAX_DELEGATION_CAPACITY 720000000000000000 /* nAVAX: the supply cap (spec 000 §8) */
 
 enum { API_P = 0, API_X = 1, API_C = 2 };
 #define API_CHAIN(c) (1u << (c))
@@ -59,6 +62,7 @@ typedef enum api_pkind {
 	AP_ID,	     /* a cb58 32-byte id */
 	AP_NODE_ID,  /* NodeID-… */
 	AP_AMOUNT,   /* an unsigned integer (JSON number or decimal string) in [min, umax] */
+	AP_NUMBER,   /* a decimal number (digits, a point and more digits) in [min, max]: i in millionths */
 	AP_PAGE_TOKEN,
 } api_pkind;
 
@@ -83,7 +87,7 @@ typedef struct api_addr {
 
 typedef struct api_val {
 	bool set;
-	int64_t i;  /* INT, BOOL (0/1), ENUM (index into values) */
+	int64_t i;  /* INT, BOOL (0/1), ENUM (index into values); NUMBER: millionths (2.5 = 2500000) */
 	uint64_t u; /* AMOUNT */
 	const char *s;
 	size_t slen; /* STRING, PAGE_TOKEN */
@@ -131,6 +135,8 @@ int api_list_l1_validators(api_req *r);
 /* staking, part 2: pending rewards (rewards.c), active staking txs (transactions.c) */
 int api_list_pending_rewards(api_req *r);
 int api_list_staking_transactions(api_req *r);
+/* the validators of the network (validators.c) */
+int api_list_validators(api_req *r);
 
 extern const api_route api_routes[];
 extern const size_t api_nroutes;
@@ -250,6 +256,8 @@ const char *api_reward_type(int kind);
 void api_write_id_col(api_req *r, sl_stmt *s, int col);
 /* Decimal string of a u64. */
 void api_write_u64s(api_req *r, uint64_t v);
+/* A delegation fee of `ppm` parts per million as a percent string: "2.5" (no trailing zeros). */
+void api_write_fee_percent(api_req *r, uint32_t ppm);
 
 typedef struct api_asset {
 	uint8_t id[32];

@@ -282,6 +282,31 @@ static bool parse_value(api_req *r, const api_param *p, api_val *v, const char *
 		v->u = x;
 		return true;
 	}
+	case AP_NUMBER: {
+		/* digits, optionally a point and digits (at least one digit in all); no sign, no exponent:
+		 * in millionths, digits past the sixth decimal dropped */
+		size_t k = 0;
+		int64_t whole = 0, frac = 0;
+		bool digits = false, big = false;
+		for (; k < n && s[k] >= '0' && s[k] <= '9'; k++, digits = true) {
+			big |= whole > INT64_MAX / 100;
+			if (!big)
+				whole = whole * 10 + (s[k] - '0');
+		}
+		if (k < n && s[k] == '.') {
+			int64_t scale = 100000;
+			for (k++; k < n && s[k] >= '0' && s[k] <= '9'; k++, digits = true, scale /= 10)
+				frac += (s[k] - '0') * scale;
+		}
+		if (!digits || k != n || big || whole > p->max || whole * 1000000 + frac < p->min * 1000000 ||
+		    whole * 1000000 + frac > p->max * 1000000) {
+			api_fail(r, 400, "%s must be a number from %lld to %lld, not '%.40s'", p->name,
+				 (long long)p->min, (long long)p->max, s);
+			return false;
+		}
+		v->i = whole * 1000000 + frac;
+		return true;
+	}
 	case AP_BOOL:
 		if (!strcmp(s, "true") || !strcmp(s, "false")) {
 			v->i = s[0] == 't';

@@ -221,6 +221,18 @@ void api_write_node_id(api_req *r, const uint8_t node[20])
 	sl_buf_addc(r->w.out, '"');
 }
 
+/* "2.5" for 25,000 parts per million: the fee in percent, no trailing zeros. */
+void api_write_fee_percent(api_req *r, uint32_t ppm)
+{
+	char t[32];
+	int n = snprintf(t, sizeof t, "%u.%04u", ppm / 10000, ppm % 10000);
+	while (n > 0 && t[n - 1] == '0')
+		n--;
+	if (n > 0 && t[n - 1] == '.')
+		n--;
+	sl_jw_strn(&r->w, t, (size_t)n);
+}
+
 const char *api_reward_type(int kind)
 {
 	static const char *const names[] = { NULL, "VALIDATOR", "DELEGATOR", "VALIDATOR_FEE" };

@@ -147,6 +147,30 @@ static const api_param p_staking_txs[] = {
 	SORT_ORDER(1),
 };
 
+/* The validators of the network (validators.c; docs/api.md has every definition). sortBy
+ * delegationFee: mainnet only, with subnetId the primary network's (a 400 naming sortBy otherwise). */
+static const char *const validator_sorts[] = { "blockIndex",	"delegationCapacity", "timeRemaining",
+					       "delegationFee", "uptimePerformance",  NULL };
+/* ValidationStatusType; validators.c's statuses are in this order */
+static const char *const validation_statuses[] = { "completed", "active", "pending", "removed", NULL };
+static const api_param p_validators[] = {
+	PAGE_TOKEN,
+	PAGE_SIZE(100, 10),
+	{ .name = "nodeIds", .kind = AP_NODE_IDS, .max = API_MAX_NODE_IDS },
+	{ .name = "sortBy", .kind = AP_ENUM, .values = validator_sorts },
+	SORT_ORDER(1),
+	{ .name = "validationStatus", .kind = AP_ENUM, .values = validation_statuses },
+	{ .name = "minDelegationCapacity", .kind = AP_AMOUNT, .umax = API_MAX_DELEGATION_CAPACITY },
+	{ .name = "maxDelegationCapacity", .kind = AP_AMOUNT, .umax = API_MAX_DELEGATION_CAPACITY },
+	{ .name = "minTimeRemaining", .kind = AP_INT, .min = 0, .max = 2147483647 },
+	{ .name = "maxTimeRemaining", .kind = AP_INT, .min = 0, .max = 2147483647 },
+	{ .name = "minFeePercentage", .kind = AP_NUMBER, .min = 2, .max = 100 },
+	{ .name = "maxFeePercentage", .kind = AP_NUMBER, .min = 2, .max = 100 },
+	{ .name = "minUptimePerformance", .kind = AP_NUMBER, .min = 0, .max = 100 },
+	{ .name = "maxUptimePerformance", .kind = AP_NUMBER, .min = 0, .max = 100 },
+	{ .name = "subnetId", .kind = AP_ID },
+};
+
 #define NET "/v1/networks/{network}"
 #define CHAIN NET "/blockchains/{blockchainId}"
 #define ROUTE(m, pth, nm, ch, ps, handler, ...)                                   \
@@ -179,5 +203,7 @@ const api_route api_routes[] = {
 	      api_list_pending_rewards, .cache = true),
 	ROUTE("GET", CHAIN "/transactions:listStaking", "staking_transactions", API_CHAIN(API_P),
 	      p_staking_txs, api_list_staking_transactions, .cache = true),
+	ROUTE("GET", NET "/validators", "validators", API_NO_CHAINS, p_validators, api_list_validators,
+	      .cache = true),
 };
 const size_t api_nroutes = SL_ARRAY_LEN(api_routes);

@@ -466,18 +466,6 @@ static void write_owner_info(api_req *r, const char *key, const sl_owners *o)
 	sl_jw_obj_end(&r->w);
 }
 
-/* "2.5" for 25,000 parts per million: the fee in percent, no trailing zeros. */
-static void write_fee_percent(api_req *r, uint32_t ppm)
-{
-	char t[32];
-	int n = snprintf(t, sizeof t, "%u.%04u", ppm / 10000, ppm % 10000);
-	while (n > 0 && t[n - 1] == '0')
-		n--;
-	if (n > 0 && t[n - 1] == '.')
-		n--;
-	sl_jw_strn(&r->w, t, (size_t)n);
-}
-
 static const sl_sql q_staker_end = { "SELECT end_tx, potential, subnet FROM stakers WHERE tx = ?" };
 
 static int render_p(api_req *r, const txrow *t, size_t *count)
@@ -584,7 +572,7 @@ static int render_p(api_req *r, const txrow *t, size_t *count)
 	}
 	if (u->type_id == 12 || u->type_id == 25) {
 		sl_jw_key(w, "delegationFeePercent");
-		write_fee_percent(r, u->shares);
+		api_write_fee_percent(r, u->shares);
 	}
 	if (u->node_id) {
 		sl_jw_key(w, "nodeId");

@@ -218,8 +218,23 @@ static const char *const v5[] = {
 	NULL,
 };
 
+/*
+ * Version 6: the validators list (api/validators.c). Indexes only, so no chain is read again:
+ * the validators (AddValidatorTx, AddSubnetValidatorTx, AddPermissionlessValidatorTx) in the
+ * order the P-chain accepted them, without the delegators, which are most of the stakers; and
+ * the stakers not ended yet (current and pending, validators and delegators: the network's
+ * staking set now, a few thousand rows where the table holds every staker there ever was), by
+ * node. Both are partial indexes, which SQLite and PostgreSQL alike use when a query's WHERE
+ * repeats the index's.
+ */
+static const char *const v6[] = {
+	"CREATE INDEX stakers_validators ON stakers (seq, tx) WHERE type IN (12, 13, 25)",
+	"CREATE INDEX stakers_open ON stakers (node, start_ts) WHERE end_tx IS NULL",
+	NULL,
+};
+
 const sl_migration sl_migrations[] = {
-	{ 1, v1 }, { 2, v2 }, { 3, v3 }, { 4, v4 }, { 5, v5 },
+	{ 1, v1 }, { 2, v2 }, { 3, v3 }, { 4, v4 }, { 5, v5 }, { 6, v6 },
 };
 const size_t sl_nmigrations = SL_ARRAY_LEN(sl_migrations);
 
