@@ -90,6 +90,7 @@ function validValue(p, ch) {
     case 'AP_ENUM': return p.values[0];
     case 'AP_TX_TYPES': return 'BaseTx';
     case 'AP_AMOUNT': return '1';
+    case 'AP_NUMBER': return String(p.min ?? 0n);
     case 'AP_PAGE_TOKEN': return 'x'; // valid only as far as it is given twice
     default: throw new Error(`no valid value for ${p.name} (${p.kind}): teach validValue`);
   }
@@ -142,8 +143,17 @@ function badValues(p, ch, route) {
       return [[good.slice(7), 'no NodeID- prefix'], [tamper(good), 'a bad checksum'], ['NodeID-' + cb58(randomBytes(32)), '32 bytes'],
         ['NodeID-', 'empty after the prefix'], ['nodeid-' + good.slice(7), 'a lower-case prefix']];
     }
+    case 'AP_NUMBER': return [
+      [p.min > 0n ? `${p.min - 1n}.999999` : '-0.5', 'below the minimum'], [`${p.max}.000001`, 'above the maximum'], ['abc', 'not a number'], ['', 'empty'],
+      ['1e2', 'an exponent'], ['0x10', 'hex'], ['+5', 'a plus sign'], [' 5', 'a space'], ['5.5.5', 'two points'], ['.', 'a point alone'],
+      ['99999999999999999999999', 'past 64 bits'], ['5,5', 'a comma'],
+    ];
     case 'AP_NODE_IDS': {
-      // whole node ids only (the lists of parts, for substring matches, would take other values)
+      if (p.flags === undefined) {
+        // parts of node ids (substring matches): any text but an empty item, at most max of them
+        const many = Array.from({ length: Number(p.max) + 1 }, (_, i) => `NodeID-${i}`);
+        return [['', 'empty'], ['abc,,def', 'an empty item inside'], ['abc,', 'an empty last item'], [',abc', 'an empty first item'], [many.join(','), `${many.length} parts`]];
+      }
       if (p.flags !== 'AP_FULL_IDS') throw new Error(`no bad values for ${route.name}.${p.name} (${p.flags}): teach badValues`);
       const good = validValue(p, ch);
       const many = Array.from({ length: Number(p.max) + 1 }, () => 'NodeID-' + cb58(randomBytes(20)));
@@ -276,6 +286,44 @@ test('subnets and l1Validators: page sizes past their limits, malformed ids, a b
   for (const [list, q] of [['subnets', 'pageSize=10000'], ['subnets', 'pageSize=1&sortOrder=asc'], ['l1Validators', 'pageSize=100&includeInactiveL1Validators=false'], ['l1Validators', `subnetId=${subnet}&pageSize=1`]]) {
     const r = await fetch(`${api.url}/v1/networks/fuji/${list}?${q}`);
     assert.equal(r.status, 200, `${list}?${q}: ${await r.text()}`);
+  }
+});
+
+// ---- the validators ---------------------------------------------------------------------------------------------------
+
+test('validators: percentages out of range, delegationFee off mainnet or without the primary subnet id, negative or huge capacities, bad status and sortBy, crossing bounds', async () => {
+  const P = '11111111111111111111111111111111LpoYY';
+  const cases = [
+    [[['minFeePercentage', '1']], 'minFeePercentage'], [[['minFeePercentage', '101']], 'minFeePercentage'], [[['minFeePercentage', '-5']], 'minFeePercentage'],
+    [[['maxFeePercentage', '1.5']], 'maxFeePercentage'], [[['maxFeePercentage', '100.01']], 'maxFeePercentage'], [[['maxFeePercentage', 'NaN']], 'maxFeePercentage'],
+    [[['minUptimePerformance', '-0.1']], 'minUptimePerformance'], [[['minUptimePerformance', '100.5']], 'minUptimePerformance'], [[['maxUptimePerformance', '101']], 'maxUptimePerformance'],
+    [[['minDelegationCapacity', '-1']], 'minDelegationCapacity'], [[['minDelegationCapacity', '720000000000000001']], 'minDelegationCapacity'],
+    [[['maxDelegationCapacity', '1000000000000000000']], 'maxDelegationCapacity'], [[['maxDelegationCapacity', '99999999999999999999']], 'maxDelegationCapacity'],
+    [[['minDelegationCapacity', '1.5']], 'minDelegationCapacity'], [[['minTimeRemaining', '-1']], 'minTimeRemaining'], [[['maxTimeRemaining', '2147483648']], 'maxTimeRemaining'],
+    [[['validationStatus', 'Active']], 'validationStatus'], [[['validationStatus', 'done']], 'validationStatus'], [[['validationStatus', '']], 'validationStatus'],
+    [[['sortBy', 'fee']], 'sortBy'], [[['sortBy', 'DelegationFee']], 'sortBy'], [[['sortBy', 'blockindex']], 'sortBy'],
+    // delegationFee: mainnet validators only (this store is fuji), and only with the primary network's subnet id
+    [[['sortBy', 'delegationFee']], 'sortBy'], [[['sortBy', 'delegationFee'], ['subnetId', P]], 'sortBy'],
+    [[['sortBy', 'delegationFee'], ['subnetId', m.P.subnets[0].subnetId]], 'sortBy'],
+    // bounds that cross
+    [[['minFeePercentage', '50'], ['maxFeePercentage', '10']], ['minFeePercentage', 'maxFeePercentage']],
+    [[['minUptimePerformance', '90'], ['maxUptimePerformance', '89.999']], ['minUptimePerformance', 'maxUptimePerformance']],
+    [[['minDelegationCapacity', '2'], ['maxDelegationCapacity', '1']], ['minDelegationCapacity', 'maxDelegationCapacity']],
+    [[['minTimeRemaining', '100'], ['maxTimeRemaining', '99']], ['minTimeRemaining', 'maxTimeRemaining']],
+  ];
+  const failed = [];
+  for (const [query, names] of cases) {
+    const r = await send(api.url, { path: '/v1/networks/fuji/validators', query });
+    const f = expectError(r, 400, names, `validators ${JSON.stringify(query)}`);
+    if (f) failed.push(f);
+  }
+  assert.deepEqual(failed, [], failed.join('\n'));
+  // at their limits, served
+  for (const q of ['minFeePercentage=2&maxFeePercentage=100', 'minFeePercentage=2.000001&maxFeePercentage=99.999999', 'minUptimePerformance=0&maxUptimePerformance=100',
+    'minDelegationCapacity=0&maxDelegationCapacity=720000000000000000', 'minTimeRemaining=0&maxTimeRemaining=2147483647', `subnetId=${P}&sortBy=uptimePerformance&validationStatus=removed`,
+    'nodeIds=NodeID-,x,%20&sortBy=timeRemaining&pageSize=100']) {
+    const r = await fetch(`${api.url}/v1/networks/fuji/validators?${q}`);
+    assert.equal(r.status, 200, `validators?${q}: ${await r.text()}`);
   }
 });
 

@@ -218,6 +218,8 @@ export const SCHEMAS = {
   // staking, part 2: pending rewards (a list of the network) and the active staking txs (P only)
   pendingRewards: { branches: [C.ListPendingRewardsResponse$inboundSchema], names: ['ListPendingRewardsResponse'], want: { [NETWORK]: 0 } },
   stakingTransactions: { branches: [C.ListPChainTransactionsResponse$inboundSchema], names: ['ListPChainTransactionsResponse'], want: { P: 0 } },
+  // the validators of the network: a union of four shapes by validationStatus
+  validators: { branches: [C.ListValidatorDetailsResponse$inboundSchema], names: ['ListValidatorDetailsResponse'], want: { [NETWORK]: 0 } },
 };
 export const CHAIN_NAME = { P: 'p-chain', X: 'x-chain', C: 'c-chain' };
 
@@ -324,7 +326,7 @@ export function readRouteTable(root = new URL('../../', import.meta.url).pathnam
     if (cur.trim()) out.push(cur.trim());
     return out;
   };
-  const KINDS = new Set(['AP_INT', 'AP_BOOL', 'AP_ENUM', 'AP_STRING', 'AP_ADDRESSES', 'AP_NODE_IDS', 'AP_TX_TYPES', 'AP_ID', 'AP_NODE_ID', 'AP_AMOUNT', 'AP_PAGE_TOKEN']);
+  const KINDS = new Set(['AP_INT', 'AP_BOOL', 'AP_ENUM', 'AP_STRING', 'AP_ADDRESSES', 'AP_NODE_IDS', 'AP_TX_TYPES', 'AP_ID', 'AP_NODE_ID', 'AP_AMOUNT', 'AP_NUMBER', 'AP_PAGE_TOKEN']);
   const param = (e) => {
     let m;
     if (e === 'PAGE_TOKEN') return { name: 'pageToken', kind: 'AP_PAGE_TOKEN' };

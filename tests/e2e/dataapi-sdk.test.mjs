@@ -1,5 +1,5 @@
 // The Data API through the official SDK (@avalanche-sdk/chainkit 0.3.13, pinned in package.json):
-// every endpoint of part 1, and the historical rewards of part 2, on a fuji devnet indexed by
+// every endpoint of part 1, and the rewards, staking and validators lists of part 2, on a fuji devnet indexed by
 // `snowline index`, called by the real SDK against `snowline api` on loopback. Each response must
 //   - be accepted by the SDK (its zod schemas, closed enums, the exact status),
 //   - parse with the chain's own schema made strict (no key the schema does not know, anywhere),
@@ -397,6 +397,36 @@ test('pending rewards and active staking txs: by address and by node, every page
   assert.ok(win.length > 0 && win.every((t) => t.blockTimestamp >= from));
 });
 
+// ---- the validators of the network ------------------------------------------------------------------------------
+
+test('validators through the SDK: every page, each status, every sort (fuji: not delegationFee), filters, testnet', async () => {
+  const list = (cl, req, opts) => pages(cl, 'validators', NETWORK, (d, o) => d.listValidators(req, o), opts);
+  const ids = (l) => l.map((v) => v.txHash).sort();
+  const all = items(await list(anon, { pageSize: 100 }), 'validators');
+  assert.deepEqual(ids(all), ids(m.P.validators), 'every validation of the manifest');
+  const status = new Map(m.P.validators.map((v) => [v.txId, v.validationStatus]));
+  assert.ok(all.every((v) => v.validationStatus === status.get(v.txHash)), 'each with the manifest\'s status');
+  for (const validationStatus of ['active', 'completed', 'removed', 'pending']) {
+    const got = items(await list(keyed, { validationStatus, pageSize: 3 }), 'validators');
+    assert.deepEqual(ids(got), ids(all.filter((v) => v.validationStatus === validationStatus)), validationStatus);
+  }
+  for (const sortBy of ['blockIndex', 'delegationCapacity', 'timeRemaining', 'uptimePerformance']) {
+    const got = items(await list(anon, { sortBy, sortOrder: 'asc', pageSize: 25 }), 'validators');
+    assert.deepEqual(ids(got), ids(all), `${sortBy}: every validator`);
+  }
+  // filters (the validators test checks each against the truth): what they keep has what they ask
+  const primary = '11111111111111111111111111111111LpoYY';
+  const fee = items(await list(anon, { minFeePercentage: 2.5, maxFeePercentage: 9, subnetId: primary, network: 'testnet', pageSize: 10 }, { network: 'testnet' }), 'validators');
+  assert.ok(fee.length && fee.every((v) => Number(v.delegationFee) >= 2.5 && Number(v.delegationFee) <= 9));
+  const up = items(await list(keyed, { minUptimePerformance: 50, maxUptimePerformance: 99.5, sortBy: 'uptimePerformance' }), 'validators');
+  assert.ok(up.length && up.every((v) => v.validationStatus === 'active' && v.uptimePerformance >= 50 && v.uptimePerformance <= 99.5));
+  const cap = items(await list(anon, { minDelegationCapacity: '1', maxTimeRemaining: 2147483647, sortBy: 'delegationCapacity', pageSize: 7 }), 'validators');
+  assert.ok(cap.length && cap.every((v) => BigInt(v.delegationCapacity) >= 1n));
+  const node = all[0].nodeId;
+  const byNode = items(await list(anon, { nodeIds: node.slice(9, 20) }), 'validators');
+  assert.ok(byNode.some((v) => v.nodeId === node) && byNode.every((v) => v.nodeId.includes(node.slice(9, 20))));
+});
+
 // ---- errors through the SDK --------------------------------------------------------------------------------------
 
 test('errors reach the SDK as its error classes, with ErrorBody bodies', async () => {
@@ -489,6 +519,11 @@ const NOT_PRODUCED = [
   [/Utxos\[\]\.rewardType$/, 'stakingTransactions/P', 'a staking tx makes no reward UTXOs'],
   [/\.memo$/, 'stakingTransactions/P', 'the devnet\'s active stakers are from Durango on: no memos'],
   [/\.(amountBurned|amountL1ValidatorBalanceBurned)\[\]/, 'stakingTransactions/P', 'the devnet\'s staking txs pay no fee and fund no L1 validator'],
+  // validators: no geolocation and no node versions (snowline knows neither); an active validation has
+  // no reward tx yet
+  [/\.validators\[\]\.geolocation\./, 'validators', 'geolocation is null: snowline knows no locations'],
+  [/\.validators\[\]\.avalancheGoVersion$/, 'validators', 'not what the node reports of its validators'],
+  [/\.validators\[\]\.potentialRewards\.rewardTxHash$/, 'validators', 'an active validation has not been rewarded yet'],
 ];
 
 test('every field of every response schema that the devnet can produce was seen', () => {

@@ -23,7 +23,7 @@ const NODE = 'NodeID-KScqfi7E6a1geyMqHTQCooC7wQMhu4s7r';
   const files = {};
   const value = (p) => ({
     AP_INT: String(p.def ?? p.min ?? 0n), AP_BOOL: 'true', AP_ENUM: p.values?.[0], AP_ADDRESSES: A.join('%2C') + (p.flags === 'AP_EVM' ? ',' + EVM : ''),
-    AP_TX_TYPES: 'BaseTx', AP_ID: ID, AP_NODE_ID: NODE, AP_NODE_IDS: `${NODE}%2CNodeID-JK6khdD59924mv6hi6coKEaW1PAdZDv34`, AP_AMOUNT: '1000', AP_PAGE_TOKEN: 'AbJ0fT5GuUzrawWLNQAAAABl8BnNyQqN2E-n82-fGXyAnbBbT8g9NikM552xIrpYc-figCsXJn2WlR3WqI25-VRs1Teu',
+    AP_TX_TYPES: 'BaseTx', AP_ID: ID, AP_NODE_ID: NODE, AP_NODE_IDS: `${NODE}%2CNodeID-JK6khdD59924mv6hi6coKEaW1PAdZDv34`, AP_AMOUNT: '1000', AP_NUMBER: '2.5', AP_PAGE_TOKEN: 'AbJ0fT5GuUzrawWLNQAAAABl8BnNyQqN2E-n82-fGXyAnbBbT8g9NikM552xIrpYc-figCsXJn2WlR3WqI25-VRs1Teu',
   })[p.kind];
   routes.forEach((r, i) => {
     const pathVar = r.path.includes('{assetId}') ? ID : r.path.includes('{nodeId}') ? NODE : null;

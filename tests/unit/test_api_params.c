@@ -240,6 +240,54 @@ static void test_node_ids(void **state)
 	bad("rewards", "addresses=P-" A0 "&sortOrder=up", NULL, 400, "sortOrder");
 }
 
+/* validators: decimal percentages (AP_NUMBER, in millionths), node ids as parts of the NodeID-… text,
+ * capacities as amounts up to the supply cap, seconds up to 2^31 - 1 */
+static void test_validators(void **state)
+{
+	(void)state;
+	api_fixture f;
+	assert_true(parse(&f, "validators", "", NULL));
+	assert_int_equal(val(&f, "sortBy")->i, 0); /* blockIndex */
+	assert_int_equal(val(&f, "sortOrder")->i, 1);
+	assert_false(val(&f, "minFeePercentage")->set);
+	fx_end(&f);
+	assert_true(parse(&f, "validators",
+			  "minFeePercentage=2&maxFeePercentage=12.5&minUptimePerformance=0.000001"
+			  "&maxUptimePerformance=99.1234567&minDelegationCapacity=0"
+			  "&maxDelegationCapacity=720000000000000000&maxTimeRemaining=2147483647",
+			  NULL));
+	assert_int_equal(val(&f, "minFeePercentage")->i, 2000000);
+	assert_int_equal(val(&f, "maxFeePercentage")->i, 12500000);
+	assert_int_equal(val(&f, "minUptimePerformance")->i, 1);
+	assert_int_equal(val(&f, "maxUptimePerformance")->i, 99123456); /* further digits dropped */
+	assert_true(val(&f, "maxDelegationCapacity")->u == 720000000000000000ull);
+	assert_int_equal(val(&f, "maxTimeRemaining")->i, 2147483647);
+	fx_end(&f);
+	ok("validators", "minFeePercentage=100.0&minUptimePerformance=100.", NULL);
+	ok("validators", "minUptimePerformance=.5", NULL);
+	bad("validators", "minFeePercentage=1.999999", NULL, 400, "minFeePercentage|2 to 100");
+	bad("validators", "maxFeePercentage=100.000001", NULL, 400, "maxFeePercentage|2 to 100");
+	bad("validators", "minUptimePerformance=-1", NULL, 400, "minUptimePerformance|0 to 100");
+	bad("validators", "minUptimePerformance=1e2", NULL, 400, "minUptimePerformance");
+	bad("validators", "minUptimePerformance=.", NULL, 400, "minUptimePerformance");
+	bad("validators", "minUptimePerformance=", NULL, 400, "minUptimePerformance");
+	bad("validators", "minUptimePerformance=+5", NULL, 400, "minUptimePerformance");
+	bad("validators", "minUptimePerformance=5.5.5", NULL, 400, "minUptimePerformance");
+	bad("validators", "minUptimePerformance=99999999999999999999999", NULL, 400, "minUptimePerformance");
+	bad("validators", "minDelegationCapacity=720000000000000001", NULL, 400, "minDelegationCapacity");
+	bad("validators", "minDelegationCapacity=-1", NULL, 400, "minDelegationCapacity");
+	bad("validators", "maxTimeRemaining=2147483648", NULL, 400, "maxTimeRemaining");
+	bad("validators", "minTimeRemaining=-1", NULL, 400, "minTimeRemaining");
+	bad("validators", "sortBy=fee", NULL, 400, "sortBy|delegationFee");
+	bad("validators", "validationStatus=Active", NULL, 400, "validationStatus|active");
+	/* node ids: parts of them, kept as sent */
+	assert_true(parse(&f, "validators", "nodeIds=KScq,NodeID-8,zz", NULL));
+	assert_int_equal(val(&f, "nodeIds")->nstrs, 3);
+	assert_string_equal(val(&f, "nodeIds")->strs[1], "NodeID-8");
+	fx_end(&f);
+	bad("validators", "nodeIds=a,,b", NULL, 400, "nodeIds|empty");
+}
+
 static void test_tx_types(void **state)
 {
 	(void)state;
@@ -366,7 +414,7 @@ int main(void)
 		cmocka_unit_test(test_ids),	 cmocka_unit_test(test_addresses),
 		cmocka_unit_test(test_tx_types), cmocka_unit_test(test_query_string),
 		cmocka_unit_test(test_body),	 cmocka_unit_test(test_list_identity),
-		cmocka_unit_test(test_node_ids),
+		cmocka_unit_test(test_node_ids),	 cmocka_unit_test(test_validators),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
