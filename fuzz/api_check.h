@@ -7,6 +7,7 @@
  *    {"message":…,"statusCode":<status>,"error":…} that is valid JSON
  *  - a parse that succeeds holds every required parameter, and each value
  *    keeps its rule: integers in [min, max] (the default when absent),
+ *    numbers in [min, max] (in millionths),
  *    booleans 0/1, an enum's index, 1 to max addresses none twice and EVM
  *    ones only where the route takes them, a non-empty set of known tx
  *    types, a page token of at most API_MAX_TOKEN characters, a node id's 20
@@ -108,6 +109,10 @@ static inline void api_check_parse(api_fixture *f, bool ok)
 		case AP_AMOUNT:
 			if (v->u > p->umax)
 				api_check_fail(f, "an amount past its maximum");
+			break;
+		case AP_NUMBER:
+			if (v->i < p->min * 1000000 || v->i > p->max * 1000000)
+				api_check_fail(f, "a number out of its range");
 			break;
 		case AP_NODE_IDS:
 			if (!v->nstrs || (p->max && (int64_t)v->nstrs > p->max))
