@@ -403,7 +403,7 @@ test('validators through the SDK: every page, each status, every sort (fuji: not
   const list = (cl, req, opts) => pages(cl, 'validators', NETWORK, (d, o) => d.listValidators(req, o), opts);
   const ids = (l) => l.map((v) => v.txHash).sort();
   const all = items(await list(anon, { pageSize: 100 }), 'validators');
-  assert.deepEqual(ids(all), ids(m.P.validators), 'every validation of the manifest');
+  assert.deepEqual(ids(all), m.P.validators.map((v) => v.txId).sort(), 'every validation of the manifest');
   const status = new Map(m.P.validators.map((v) => [v.txId, v.validationStatus]));
   assert.ok(all.every((v) => v.validationStatus === status.get(v.txHash)), 'each with the manifest\'s status');
   for (const validationStatus of ['active', 'completed', 'removed', 'pending']) {
