@@ -414,7 +414,7 @@ int main(void)
 		cmocka_unit_test(test_ids),	 cmocka_unit_test(test_addresses),
 		cmocka_unit_test(test_tx_types), cmocka_unit_test(test_query_string),
 		cmocka_unit_test(test_body),	 cmocka_unit_test(test_list_identity),
-		cmocka_unit_test(test_node_ids),	 cmocka_unit_test(test_validators),
+		cmocka_unit_test(test_node_ids), cmocka_unit_test(test_validators),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
