@@ -83,16 +83,6 @@ typedef struct list_kind {
  * other nodes are read past; a pending list's address also reads past stakes it only paid for). */
 #define FILTER_WINDOW 64
 
-static void copy_id(sl_stmt *s, int col, uint8_t *out, size_t len)
-{
-	size_t n = 0;
-	const uint8_t *p = sl_col_blob(s, col, &n);
-	if (p && n == len)
-		memcpy(out, p, len);
-	else
-		memset(out, 0, len);
-}
-
 /* The owners of column col (skip: bytes before the addresses) into x->raw / x->naddrs. */
 static void owners_of(sl_stmt *s, int col, size_t skip, item *x)
 {
@@ -330,11 +320,11 @@ static void read_reward(sl_stmt *s, item *x)
 		     .end = sl_col_i64(s, 10),
 		     .weight = (uint64_t)sl_col_i64(s, 11),
 		     .ended = !sl_col_null(s, 12) };
-	copy_id(s, 1, x->id, 32);
-	copy_id(s, 3, x->tx, 32);
-	copy_id(s, 4, x->asset, 32);
-	copy_id(s, 8, x->node, 20);
-	copy_id(s, 12, x->end_tx, 32);
+	sl_col_copy(s, 1, x->id, 32);
+	sl_col_copy(s, 3, x->tx, 32);
+	sl_col_copy(s, 4, x->asset, 32);
+	sl_col_copy(s, 8, x->node, 20);
+	sl_col_copy(s, 12, x->end_tx, 32);
 	owners_of(s, 6, 0, x);
 	x->skip = !api_reward_type(x->kind);
 }
@@ -485,8 +475,8 @@ static sl_err genesis_load(sl_conn *c, struct api_genesis_stakers *g)
 		}
 		gstaker *x = &g->v[g->n];
 		*x = (gstaker){ 0 };
-		copy_id(s, 0, x->tx, 32);
-		copy_id(s, 1, x->node, 20);
+		sl_col_copy(s, 0, x->tx, 32);
+		sl_col_copy(s, 1, x->node, 20);
 		size_t len = 0;
 		const uint8_t *p = sl_col_blob(s, 2, &len);
 		x->naddrs = p && len >= 12 ? (uint32_t)((len - 12) / 20) : 0;
@@ -575,9 +565,9 @@ static void read_pending(sl_stmt *s, item *x)
 		     .weight = (uint64_t)sl_col_i64(s, 7),
 		     .has_potential = !sl_col_null(s, 9),
 		     .potential = sl_col_u64be(s, 9) };
-	copy_id(s, 1, x->id, 32);
+	sl_col_copy(s, 1, x->id, 32);
 	memcpy(x->tx, x->id, 32);
-	copy_id(s, 3, x->node, 20);
+	sl_col_copy(s, 3, x->node, 20);
 	owners_of(s, 8, 12, x); /* threshold u32 | locktime u64 | addresses */
 	x->skip = !is_primary(s, 4);
 }

@@ -117,16 +117,6 @@ static int status_of(int type, bool ended, bool removed, int64_t start, int64_t 
 	return start > now ? ST_PENDING : ST_ACTIVE;
 }
 
-static void copy_col(sl_stmt *s, int col, uint8_t *out, size_t len)
-{
-	size_t n = 0;
-	const uint8_t *p = sl_col_blob(s, col, &n);
-	if (p && n == len)
-		memcpy(out, p, len);
-	else
-		memset(out, 0, len);
-}
-
 static const sl_sql q_open = {
 	"SELECT tx, seq, type, node, subnet, start_ts, end_ts, weight, fee, potential FROM stakers "
 	"{sqlite:INDEXED BY stakers_open} WHERE end_tx IS NULL"
@@ -199,9 +189,9 @@ static int load(vreq *vq)
 				.potential = sl_col_u64be(s, 9) };
 		int64_t fee = sl_col_i64(s, 8);
 		o->fee = fee > 0 && fee <= (int64_t)SL_REWARD_PERCENT_DENOMINATOR ? (uint32_t)fee : 0;
-		copy_col(s, 0, o->tx, 32);
-		copy_col(s, 3, o->node, 20);
-		copy_col(s, 4, o->subnet, 32);
+		sl_col_copy(s, 0, o->tx, 32);
+		sl_col_copy(s, 3, o->node, 20);
+		sl_col_copy(s, 4, o->subnet, 32);
 		o->primary = !memcmp(o->subnet, ZERO, 32);
 		o->validator = o->type == 12 || o->type == TYPE_SUBNET_VALIDATOR || o->type == 25;
 		vq->nvals += o->validator;
@@ -253,7 +243,7 @@ static int load(vreq *vq)
 			cap = ncap;
 		}
 		obs *o = &vq->obs[vq->nobs++];
-		copy_col(s, 0, o->node, 20);
+		sl_col_copy(s, 0, o->node, 20);
 		o->uptime = sl_col_i64(s, 1);
 		o->samples = sl_col_i64(s, 2);
 		o->reachable = sl_col_i64(s, 3);
@@ -440,10 +430,10 @@ static void read_row(const vreq *vq, sl_stmt *s, vrow *v)
 		     .potential = sl_col_u64be(s, 15) };
 	int64_t fee = sl_col_i64(s, 8);
 	v->fee = fee > 0 && fee <= (int64_t)SL_REWARD_PERCENT_DENOMINATOR ? (uint32_t)fee : 0;
-	copy_col(s, 1, v->tx, 32);
-	copy_col(s, 3, v->node, 20);
-	copy_col(s, 4, v->subnet, 32);
-	copy_col(s, 12, v->end_tx, 32);
+	sl_col_copy(s, 1, v->tx, 32);
+	sl_col_copy(s, 3, v->node, 20);
+	sl_col_copy(s, 4, v->subnet, 32);
+	sl_col_copy(s, 12, v->end_tx, 32);
 	v->primary = !memcmp(v->subnet, ZERO, 32);
 	v->owner = sl_col_blob(s, 9, &v->owner_len);
 	size_t nk = 0, np = 0;
@@ -699,7 +689,7 @@ static sl_err completed_facts(vreq *vq, const vrow *v, uint32_t *count, uint64_t
 	bool any = false;
 	while (!e && sl_stmt_next(s, &e)) {
 		uint8_t tx[32];
-		copy_col(s, 0, tx, 32);
+		sl_col_copy(s, 0, tx, 32);
 		if (!any || memcmp(tx, last, 32)) {
 			(*count)++;
 			*delegated += (uint64_t)sl_col_i64(s, 1);

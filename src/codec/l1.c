@@ -73,16 +73,13 @@ uint64_t sl_gas_price(uint64_t min_price, uint64_t excess, uint64_t k)
 	return out.w[0];
 }
 
-static uint64_t sat_add(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
-static uint64_t sat_mul(uint64_t a, uint64_t b) { return b && a > UINT64_MAX / b ? UINT64_MAX : a * b; }
-
 sl_l1_fee_state sl_l1_fee_advance(sl_l1_fee_state s, uint64_t target, uint64_t seconds)
 {
 	if (s.current < target) {
-		uint64_t drop = sat_mul(target - s.current, seconds);
+		uint64_t drop = sl_sat_mul(target - s.current, seconds);
 		s.excess = drop >= s.excess ? 0 : s.excess - drop;
 	} else if (s.current > target) {
-		s.excess = sat_add(s.excess, sat_mul(s.current - target, seconds));
+		s.excess = sl_sat_add(s.excess, sl_sat_mul(s.current - target, seconds));
 	}
 	return s;
 }
@@ -90,14 +87,14 @@ sl_l1_fee_state sl_l1_fee_advance(sl_l1_fee_state s, uint64_t target, uint64_t s
 uint64_t sl_l1_fee_cost(sl_l1_fee_state s, const sl_l1_fee_config *c, uint64_t seconds)
 {
 	if (s.current == c->target)
-		return sat_mul(seconds, sl_gas_price(c->min_price, s.excess, c->excess_k));
+		return sl_sat_mul(seconds, sl_gas_price(c->min_price, s.excess, c->excess_k));
 	uint64_t cost = 0;
 	for (uint64_t i = 0; i < seconds; i++) {
 		s = sl_l1_fee_advance(s, c->target, 1);
 		/* excess that reaches 0 stays there: the rest is at the minimum price */
 		if (!s.excess)
-			return sat_add(cost, sat_mul(c->min_price, seconds - i));
-		cost = sat_add(cost, sl_gas_price(c->min_price, s.excess, c->excess_k));
+			return sl_sat_add(cost, sl_sat_mul(c->min_price, seconds - i));
+		cost = sl_sat_add(cost, sl_gas_price(c->min_price, s.excess, c->excess_k));
 	}
 	return cost;
 }

@@ -559,7 +559,7 @@ static sl_err decode(ix_batch *b, const ix_ctx *ctx, const sl_ixitem *c, sl_cont
 	return e;
 }
 
-static sl_err p_block_txs(ix_batch *b, const ix_ctx *ctx, const sl_pchain_block *pbp, const uint8_t *hash,
+static sl_err p_block_txs(ix_batch *b, const ix_ctx *ctx, const sl_pchain_block *pb, const uint8_t *hash,
 			  int64_t ts, char err[256]);
 
 static sl_err p_block(ix_batch *b, const ix_ctx *ctx, const sl_ixitem *c, char err[256])
@@ -607,21 +607,21 @@ static sl_err p_block(ix_batch *b, const ix_ctx *ctx, const sl_ixitem *c, char e
 }
 
 /* The txs of a P-chain block that is not an option. */
-static sl_err p_block_txs(ix_batch *b, const ix_ctx *ctx, const sl_pchain_block *pbp, const uint8_t *hash,
+static sl_err p_block_txs(ix_batch *b, const ix_ctx *ctx, const sl_pchain_block *pb, const uint8_t *hash,
 			  int64_t ts, char err[256])
 {
-	const sl_pchain_block pb = *pbp;
-	uint32_t ntx = sl_pchain_block_tx_count(&pb);
+	uint32_t ntx = sl_pchain_block_tx_count(pb);
 	sl_err e;
 	if (ctx->p->pending) {
 		snprintf(err, 256, "block at height %llu follows a proposal block but is no Commit or Abort",
-			 (unsigned long long)pb.height);
+			 (unsigned long long)pb->height);
 		return SL_ERR_INVALID;
 	}
-	bool proposal = pb.type_id == SL_P_APRICOT_PROPOSAL_BLOCK || pb.type_id == SL_P_BANFF_PROPOSAL_BLOCK;
+	bool proposal = pb->type_id == SL_P_APRICOT_PROPOSAL_BLOCK ||
+			pb->type_id == SL_P_BANFF_PROPOSAL_BLOCK;
 	for (uint32_t i = 0; i < ntx; i++) {
-		const sl_pchain_tx *tx = sl_pchain_block_tx_at(&pb, i);
-		if (proposal && tx == pb.tx) {
+		const sl_pchain_tx *tx = sl_pchain_block_tx_at(pb, i);
+		if (proposal && tx == pb->tx) {
 			/* the decision tx: its effect comes with the option block that follows */
 			ix_pstate *ps = ctx->p;
 			free(ps->tx);
@@ -629,8 +629,8 @@ static sl_err p_block_txs(ix_batch *b, const ix_ctx *ctx, const sl_pchain_block 
 				return b->err = SL_ERR_NOMEM;
 			memcpy(ps->tx, tx->bytes.p, tx->bytes.len);
 			ps->tx_len = tx->bytes.len;
-			memcpy(ps->block, pb.id, 32);
-			ps->height = pb.height;
+			memcpy(ps->block, pb->id, 32);
+			ps->height = pb->height;
 			ps->ts = ts;
 			ps->pos = i;
 			ps->pending = true;
@@ -638,10 +638,10 @@ static sl_err p_block_txs(ix_batch *b, const ix_ctx *ctx, const sl_pchain_block 
 		}
 		ix_where at = { .chain = IX_P,
 				.in_block = true,
-				.height = pb.height,
+				.height = pb->height,
 				.block = hash,
 				.ts = ts,
-				.seq = IX_SEQ_BLOCK(pb.height, i),
+				.seq = IX_SEQ_BLOCK(pb->height, i),
 				.type = tx->utx.type_id };
 		if ((e = p_tx(b, ctx, tx, &at, true, err)))
 			return e;

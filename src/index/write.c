@@ -540,8 +540,6 @@ static sl_err pstate_load(sl_conn *c, pstate *ps, uint64_t height)
 	return e;
 }
 
-static uint64_t sat_add(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
-
 /* A primary-network staker starts: its potential reward from the supply of now, which grows by
  * it (avalanchego fixes it then: at acceptance from Durango on, at promotion before). */
 static sl_err start_staker(sl_conn *c, pstate *ps, const uint8_t *tx, uint64_t weight, uint64_t start,
@@ -549,7 +547,7 @@ static sl_err start_staker(sl_conn *c, pstate *ps, const uint8_t *tx, uint64_t w
 {
 	uint64_t reward =
 		sl_reward_calculate(&sl_reward_primary, end > start ? end - start : 0, weight, ps->supply);
-	ps->supply = sat_add(ps->supply, reward);
+	ps->supply = sl_sat_add(ps->supply, reward);
 	STMT(c, q_potential);
 	sl_bind_u64be(s, 0, reward);
 	sl_bind_blob(s, 1, tx, 32);
@@ -629,7 +627,7 @@ static sl_err advance_time(sl_conn *c, ix_batch *b, const ix_rules *r, pstate *p
 	sl_l1_fee_state fs = { ps->active, ps->excess };
 	uint64_t seconds = (uint64_t)(t - from);
 	uint64_t cost = sl_l1_fee_cost(fs, &r->l1_fee, seconds);
-	ps->fees = ps->fees > UINT64_MAX - cost ? UINT64_MAX : ps->fees + cost;
+	ps->fees = sl_sat_add(ps->fees, cost);
 	ps->excess = sl_l1_fee_advance(fs, r->l1_fee.target, seconds).excess;
 	if (!ps->active)
 		return SL_OK;
@@ -715,8 +713,7 @@ static sl_err put_l1_add(sl_conn *c, const ix_rules *r, pstate *ps, const ix_pev
 			c, SL_ERR_UNSUPPORTED,
 			"an L1 validator, but the P-chain's validator fee is not known: the node has "
 			"no platform.getValidatorFeeConfig and the network is not mainnet or Fuji");
-	uint64_t end = v->amount ? (v->amount > UINT64_MAX - ps->fees ? UINT64_MAX : v->amount + ps->fees)
-				 : 0;
+	uint64_t end = v->amount ? sl_sat_add(v->amount, ps->fees) : 0;
 	STMT(c, q_l1_add);
 	sl_bind_blob(s, 0, v->id, 32);
 	sl_bind_blob(s, 1, v->subnet, 32);
@@ -773,7 +770,7 @@ static sl_err put_l1_change(sl_conn *c, ix_batch *b, const ix_rules *r, pstate *
 	case IX_PE_L1_BALANCE: {
 		/* an inactive validator starts again from the fees accrued now */
 		uint64_t base = active ? end : ps->fees;
-		uint64_t to = v->amount > UINT64_MAX - base ? UINT64_MAX : base + v->amount;
+		uint64_t to = sl_sat_add(base, v->amount);
 		if (!active && v->amount)
 			ps->active++;
 		STMT(c, q_l1_end);
@@ -963,7 +960,7 @@ static sl_err genesis_supply(sl_conn *c, const ix_rules *r, ix_batch *b)
 	pstate ps = { .loaded = true, .has_supply = true };
 	for (size_t i = 0; i < b->outs.n; i++)
 		if (!memcmp(b->outs.v[i].asset, r->avax, 32))
-			ps.supply = sat_add(ps.supply, b->outs.v[i].amount);
+			ps.supply = sl_sat_add(ps.supply, b->outs.v[i].amount);
 	sl_err e = SL_OK;
 	for (size_t i = 0; !e && i < b->stakers.n; i++) {
 		const ix_staker *k = &b->stakers.v[i];

@@ -335,3 +335,13 @@ uint64_t sl_col_u64be(sl_stmt *s, int i)
 	const uint8_t *p = sl_col_blob(s, i, &n);
 	return p && n == 8 ? sl_be64(p) : 0;
 }
+
+void sl_col_copy(sl_stmt *s, int i, uint8_t *out, size_t len)
+{
+	size_t n = 0;
+	const uint8_t *p = sl_col_blob(s, i, &n);
+	if (p && n == len)
+		memcpy(out, p, len);
+	else
+		memset(out, 0, len);
+}

@@ -129,6 +129,8 @@ const uint8_t *sl_col_blob(sl_stmt *s, int i, size_t *n);
 const char *sl_col_text(sl_stmt *s, int i, size_t *n);
 /* An 8-byte big-endian amount column (0 when NULL or not 8 bytes long). */
 uint64_t sl_col_u64be(sl_stmt *s, int i);
+/* A blob column of exactly len bytes (an id, a node id) into out; zeros when it is NULL or of another size. */
+void sl_col_copy(sl_stmt *s, int i, uint8_t *out, size_t len);
 
 /* The 8-byte big-endian form of an amount, for building keys and comparing. */
 static inline void sl_sql_u64be(uint8_t out[8], uint64_t v) { sl_put_be64(out, v); }

@@ -23,6 +23,13 @@
 #define SL_UNUSED __attribute__((unused))
 
 /* Big-endian loads and stores: every wire format here is big-endian. */
+/* Saturating u64 arithmetic: UINT64_MAX instead of wrapping. */
+static inline uint64_t sl_sat_add(uint64_t a, uint64_t b) { return a > UINT64_MAX - b ? UINT64_MAX : a + b; }
+static inline uint64_t sl_sat_mul(uint64_t a, uint64_t b)
+{
+	return b && a > UINT64_MAX / b ? UINT64_MAX : a * b;
+}
+
 static inline uint16_t sl_be16(const uint8_t *p) { return (uint16_t)(p[0] << 8 | p[1]); }
 static inline uint32_t sl_be32(const uint8_t *p)
 {
