@@ -23,13 +23,14 @@ static const struct command commands[] = {
 	{ "index", cmd_index, "read a node's container indexes into the SQL store of the Data API" },
 	{ "api", cmd_api, "serve the Data API (/v1) from that store" },
 	{ "dump", cmd_dump, "print a store in a canonical text form (to compare two stores)" },
+	{ "validator-set", cmd_vset, "a subnet's validators, weights and BLS keys at a P-chain height" },
 };
 
 static int usage(FILE *f)
 {
 	fprintf(f, "usage: snowline <command> [options]\n\ncommands:\n");
 	for (size_t i = 0; i < SL_ARRAY_LEN(commands); i++)
-		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].help);
+		fprintf(f, "  %-14s %s\n", commands[i].name, commands[i].help);
 	fprintf(f, "\n`snowline <command> --help` describes a command's options; `snowline --version` "
 		   "names this build.\n");
 	return f == stdout ? 0 : 2;

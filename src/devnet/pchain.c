@@ -145,6 +145,41 @@ typedef struct p_l1val {
 	bool removed, disabled;
 } p_l1val;
 
+/*
+ * A change of a validator set (avalanchego's validators.Manager): weight
+ * added to or taken from one node of the primary network (subnet -1), a
+ * subnet or an L1; an L1's inactive validators all count under the empty
+ * node id (node V_EMPTY) without a key. Logged when the block that makes it
+ * is emitted: a proposal block's changes (its time, its decision tx) hold
+ * from its option block's height on, as avalanchego writes them.
+ */
+#define V_EMPTY UINT32_MAX
+enum {
+	V_GENESIS,
+	V_START,
+	V_PROMOTE,
+	V_END,
+	V_SUB_START,
+	V_SUB_REMOVE,
+	V_SUB_END,
+	V_L1_ADD,
+	V_L1_WEIGHT,
+	V_L1_REMOVE,
+	V_L1_DISABLE,
+	V_L1_RUNOUT,
+	V_L1_REACTIVATE,
+	V__CAUSES
+};
+typedef struct p_vchange {
+	uint64_t height; /* set when its block is emitted */
+	uint64_t weight;
+	int32_t subnet; /* -1: the primary network */
+	uint32_t node;	/* index into w->nodes, or V_EMPTY */
+	uint8_t sub;	/* 1: the weight is taken away */
+	uint8_t cause;
+	uint8_t key; /* primary validators: 1 starts without a BLS key, 2 with the node's */
+} p_vchange;
+
 struct dn_pstate {
 	dn_rng rng;
 	sl_reward_config rc;
@@ -172,10 +207,33 @@ struct dn_pstate {
 	uint64_t counts[NTYPES];
 	uint64_t seq; /* txs made, for memos */
 	uint32_t pool_lo, pool_hi,
-		l1_lo; /* node ranges: [pool_lo, pool_hi) primary joiners, [l1_lo, nnodes) L1 */
+		l1_lo;	 /* node ranges: [pool_lo, pool_hi) primary joiners, [l1_lo, nnodes) L1 */
+	p_vchange *vlog; /* every validator set change, in chain order */
+	size_t nvlog, capvlog;
+	size_t vflushed; /* vlog[vflushed ..] wait for their block */
 };
 
 #define PUSH DN_PUSH
+
+/* Log a validator set change of the block being made (emit_block dates it). */
+static bool vlog(struct dn_pstate *p, int32_t subnet, uint32_t node, bool sub, uint64_t weight, uint8_t cause,
+		 uint8_t key)
+{
+	p_vchange *c = PUSH(p->vlog, p->nvlog, p->capvlog);
+	if (!c)
+		return false;
+	*c = (p_vchange){
+		.weight = weight, .subnet = subnet, .node = node, .sub = sub, .cause = cause, .key = key
+	};
+	return true;
+}
+
+/* An L1 validator's weight moves between its node and the inactive weight (or comes or goes). */
+static bool vlog_l1(struct dn_pstate *p, uint32_t subnet, uint32_t node, bool sub, uint64_t weight,
+		    uint8_t cause)
+{
+	return !weight || vlog(p, (int32_t)subnet, node, sub, weight, cause, 0);
+}
 
 /* ---- small helpers -------------------------------------------------------- */
 
@@ -337,6 +395,11 @@ static bool staker_start(dn_world *w, struct dn_pstate *p, uint32_t si)
 	if (s->type_id != SL_P_ADD_PERMISSIONLESS_DELEGATOR_TX && !pval_add(p, si, w->chain[DN_P].height + 2))
 		return false;
 	s = &p->st[si];
+	bool validator = s->type_id != SL_P_ADD_PERMISSIONLESS_DELEGATOR_TX;
+	uint32_t node = validator ? s->node : p->st[s->val].node;
+	if (!vlog(p, -1, node, false, s->weight, s->start > s->accepted ? V_PROMOTE : V_START,
+		  validator ? (s->type_id == SL_P_ADD_PERMISSIONLESS_VALIDATOR_TX ? 2 : 1) : 0))
+		return false;
 	s->potential = sl_reward_calculate(&p->rc, s->end - s->start, s->weight, w->supply);
 	w->supply += s->potential;
 	return heap_push(p, &p->cur, s->end, si, s->type_id == SL_P_ADD_PERMISSIONLESS_DELEGATOR_TX ? 0 : 1);
@@ -350,7 +413,8 @@ static bool subval_start(struct dn_pstate *p, uint32_t si)
 		return false;
 	*slot = si;
 	p->st[si].status = ST_ACTIVE;
-	return true;
+	const p_staker *s = &p->st[si];
+	return vlog(p, s->subnet, s->node, false, s->weight, V_SUB_START, 0);
 }
 
 /*
@@ -898,9 +962,10 @@ sl_err dn_p_init(dn_world *w)
 		s->stake[0] = (p_stake){ .amount = s->weight, .owner = s->rewards };
 		total += s->weight;
 		p->node_val[i] = si;
-		if (!pval_add(p, (uint32_t)si, 0))
+		if (!pval_add(p, (uint32_t)si, 0) || !vlog(p, -1, i, false, s->weight, V_GENESIS, 1))
 			return SL_ERR_NOMEM;
 	}
+	p->vflushed = p->nvlog; /* the genesis validators: height 0 */
 	w->supply += total;
 	w->params.genesis_supply += total;
 	for (size_t i = 0; i < p->nst; i++) {
@@ -928,6 +993,7 @@ void dn_p_free(dn_world *w)
 	free(p->sn);
 	free(p->chains);
 	free(p->l1);
+	free(p->vlog);
 	free(p);
 	w->p = NULL;
 }
@@ -1442,12 +1508,14 @@ static bool tx_add_subnet_validator(p_build *b, uint64_t t)
 	return staker_begin(w, p, (uint32_t)x, PRIO_PENDING_SUBNET);
 }
 
-static void subval_drop(struct dn_pstate *p, size_t i, uint8_t status)
+static bool subval_drop(struct dn_pstate *p, size_t i, uint8_t status)
 {
 	p_staker *s = &p->st[p->subvals[i]];
 	s->status = status;
 	p->sn[s->subnet].nvalidators--;
 	p->subvals[i] = p->subvals[--p->nsubvals];
+	return vlog(p, s->subnet, s->node, true, s->weight, status == ST_REMOVED ? V_SUB_REMOVE : V_SUB_END,
+		    0);
 }
 
 static bool tx_remove_subnet_validator(p_build *b, uint64_t t)
@@ -1472,8 +1540,7 @@ static bool tx_remove_subnet_validator(p_build *b, uint64_t t)
 	b_auth(b, &p->sn[s->subnet].owner);
 	if (!b_finish(b))
 		return false;
-	subval_drop(p, i, ST_REMOVED);
-	return true;
+	return subval_drop(p, i, ST_REMOVED);
 }
 
 static bool tx_transfer_ownership(p_build *b, uint64_t t)
@@ -1775,6 +1842,8 @@ static bool tx_convert(p_build *b, uint64_t t)
 		v->since = t;
 		v->remaining = rem[i];
 		v->disable = dis[i];
+		if (!vlog_l1(p, v->subnet, v->node, false, v->weight, V_L1_ADD))
+			return false;
 	}
 	return true;
 }
@@ -1841,7 +1910,7 @@ static bool tx_register_l1(p_build *b, uint64_t t)
 	v->since = t;
 	v->remaining = rem;
 	v->disable = dis;
-	return true;
+	return vlog_l1(p, v->subnet, v->node, false, v->weight, V_L1_ADD);
 }
 
 /* A registered (not removed) L1 validator, optionally only an active one, or -1. */
@@ -1904,6 +1973,10 @@ static bool tx_set_l1_weight(p_build *b, uint64_t t)
 		return false;
 	p_l1val *pv = &p->l1[vi];
 	pv->nonce = nonce + 1;
+	uint32_t at = l1_active(pv, t) ? pv->node : V_EMPTY;
+	if (!vlog_l1(p, pv->subnet, at, true, pv->weight, weight ? V_L1_WEIGHT : V_L1_REMOVE) ||
+	    !vlog_l1(p, pv->subnet, at, false, weight, V_L1_WEIGHT))
+		return false;
 	if (weight == 0) {
 		uint64_t left = l1_balance(pv, t);
 		if (left && !ledger_add(w, b->id, b->nouts[L_BASE], left, &pv->remaining, 0))
@@ -1938,10 +2011,14 @@ static bool tx_increase_l1_balance(p_build *b, uint64_t t)
 	if (!b_finish(b))
 		return false;
 	p_l1val *v = &p->l1[vi];
+	bool was = l1_active(v, t);
 	l1_settle(v, t);
 	v->disabled = false;
 	v->deposit += amt;
-	return true;
+	if (was || !amt)
+		return true;
+	return vlog_l1(p, v->subnet, V_EMPTY, true, v->weight, V_L1_REACTIVATE) &&
+	       vlog_l1(p, v->subnet, v->node, false, v->weight, V_L1_REACTIVATE);
 }
 
 static bool tx_disable_l1(p_build *b, uint64_t t)
@@ -1967,7 +2044,8 @@ static bool tx_disable_l1(p_build *b, uint64_t t)
 		return false;
 	v->disabled = true;
 	v->deposit = 0;
-	return true;
+	return vlog_l1(p, v->subnet, v->node, true, v->weight, V_L1_DISABLE) &&
+	       vlog_l1(p, v->subnet, V_EMPTY, false, v->weight, V_L1_DISABLE);
 }
 
 /* ---- blocks --------------------------------------------------------------------------------------- */
@@ -1989,6 +2067,12 @@ static sl_err emit_block(dn_world *w, sl_pchain_block *blk, bool option)
 	dn_emit_wrapped(w, DN_P, SL_IDX_P_BLOCK, out.p, out.len, blk->time, option);
 	sl_buf_release(&out);
 	c->height = blk->height;
+	/* a proposal's changes hold from its option on (avalanchego writes them with it) */
+	struct dn_pstate *p = w->p;
+	if (blk->type_id != SL_P_BANFF_PROPOSAL_BLOCK && blk->type_id != SL_P_APRICOT_PROPOSAL_BLOCK) {
+		for (; p->vflushed < p->nvlog; p->vflushed++)
+			p->vlog[p->vflushed].height = blk->height;
+	}
 	memcpy(c->last_inner, id, 32);
 	c->last_time = blk->time;
 	c->blocks++;
@@ -2167,9 +2251,13 @@ static sl_err reward_block(dn_world *w)
 		}
 		p->node_val[s->node] = -1;
 		s->h_off = w->chain[DN_P].height + 1; /* the proposal block below */
+		if (!vlog(p, -1, s->node, true, s->weight, V_END, 0))
+			goto out;
 	} else {
 		p_staker *v = &p->st[s->val];
 		v->delegated -= s->weight;
+		if (!vlog(p, -1, v->node, true, s->weight, V_END, 0))
+			goto out;
 		if (commit) {
 			uint64_t fee, mine;
 			sl_reward_split(s->potential, v->shares, &fee, &mine);
@@ -2221,17 +2309,24 @@ static uint64_t next_quiet_change(const struct dn_pstate *p)
 	return t;
 }
 
-static void apply_quiet_changes(struct dn_pstate *p, uint64_t t)
+static bool apply_quiet_changes(struct dn_pstate *p, uint64_t t)
 {
 	for (size_t i = 0; i < p->nsubvals;) {
-		if (p->st[p->subvals[i]].end <= t)
-			subval_drop(p, i, ST_DONE);
-		else
+		if (p->st[p->subvals[i]].end > t)
 			i++;
+		else if (!subval_drop(p, i, ST_DONE))
+			return false;
 	}
-	for (size_t i = 0; i < p->nl1; i++)
-		if (l1_runs_out(&p->l1[i]) <= t)
-			l1_settle(&p->l1[i], t); /* balance 0: deactivated */
+	for (size_t i = 0; i < p->nl1; i++) {
+		p_l1val *v = &p->l1[i];
+		if (l1_runs_out(v) > t)
+			continue;
+		l1_settle(v, t); /* balance 0: deactivated */
+		if (!vlog_l1(p, v->subnet, v->node, true, v->weight, V_L1_RUNOUT) ||
+		    !vlog_l1(p, v->subnet, V_EMPTY, false, v->weight, V_L1_RUNOUT))
+			return false;
+	}
+	return true;
 }
 
 /*
@@ -2272,8 +2367,8 @@ static sl_err advance_to(dn_world *w, uint64_t t)
 			return SL_OK;
 		sl_err e;
 		bool any;
-		if (nq == m)
-			apply_quiet_changes(p, m);
+		if (nq == m && !apply_quiet_changes(p, m))
+			return SL_ERR_NOMEM;
 		if (nr == m) {
 			if ((e = reward_block(w))) /* its proposal block promotes whom m reaches */
 				return e;
@@ -2421,6 +2516,7 @@ void dn_p_save(const dn_world *w, sl_buf *b)
 	dn_snap_arr(b, p->sn, p->nsn, sizeof *p->sn);
 	dn_snap_arr(b, p->chains, p->nchains, sizeof *p->chains);
 	dn_snap_arr(b, p->l1, p->nl1, sizeof *p->l1);
+	dn_snap_arr(b, p->vlog, p->nvlog, sizeof *p->vlog);
 }
 
 sl_err dn_p_load(dn_world *w, dn_rd *r)
@@ -2438,6 +2534,7 @@ sl_err dn_p_load(dn_world *w, dn_rd *r)
 	p->sn = NULL;
 	p->chains = NULL;
 	p->l1 = NULL;
+	p->vlog = NULL;
 	dn_rd_utxos(r, &p->genesis);
 	p->st = dn_rd_arr(r, sizeof *p->st, &p->nst, &p->capst);
 	p->cur.v = dn_rd_arr(r, sizeof *p->cur.v, &p->cur.n, &p->cur.cap);
@@ -2451,6 +2548,9 @@ sl_err dn_p_load(dn_world *w, dn_rd *r)
 	p->sn = dn_rd_arr(r, sizeof *p->sn, &p->nsn, &p->capsn);
 	p->chains = dn_rd_arr(r, sizeof *p->chains, &p->nchains, &p->capchains);
 	p->l1 = dn_rd_arr(r, sizeof *p->l1, &p->nl1, &p->capl1);
+	p->vlog = dn_rd_arr(r, sizeof *p->vlog, &p->nvlog, &p->capvlog);
+	if (p->vflushed > p->nvlog)
+		r->bad = true;
 	dn_p_free(w);
 	w->p = p;
 	return r->bad ? SL_ERR_INVALID : SL_OK;
@@ -2694,6 +2794,169 @@ typedef struct p_bal {
 	uint64_t unlocked, locked, staked;
 } p_bal;
 
+/* ---- validator sets by height ---- */
+
+typedef struct v_ent {
+	int32_t subnet;
+	uint32_t node;
+	size_t seq;
+} v_ent;
+
+static int v_ent_cmp(const void *x, const void *y)
+{
+	const v_ent *a = x, *b = y;
+	if (a->subnet != b->subnet)
+		return a->subnet < b->subnet ? -1 : 1;
+	if (a->node != b->node)
+		return a->node < b->node ? -1 : 1;
+	return (a->seq > b->seq) - (a->seq < b->seq);
+}
+
+static int u64_cmp(const void *x, const void *y)
+{
+	uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+	return (a > b) - (a < b);
+}
+
+/*
+ * The heights the manifest states the sets at: the genesis, the last block,
+ * eighths of the history, and around the first and the middle change of each
+ * kind (the height before it and its own), fewer for long histories.
+ */
+static size_t vset_heights(const struct dn_pstate *p, uint64_t top, uint64_t *out)
+{
+	bool big = p->vflushed > 100000;
+	size_t n = 0;
+	out[n++] = top;
+	for (uint64_t k = 0; k < 8; k += big ? 4 : 1)
+		out[n++] = top * k / 8;
+	for (uint8_t c = 0; c < V__CAUSES; c++) {
+		size_t cnt = 0, seen = 0;
+		for (size_t i = 0; i < p->vflushed; i++)
+			cnt += p->vlog[i].cause == c;
+		for (size_t i = 0; i < p->vflushed && cnt; i++) {
+			if (p->vlog[i].cause != c)
+				continue;
+			if (seen == 0 || (!big && seen == cnt / 2)) {
+				uint64_t h = p->vlog[i].height;
+				out[n++] = h;
+				if (h)
+					out[n++] = h - 1;
+			}
+			seen++;
+		}
+	}
+	qsort(out, n, sizeof *out, u64_cmp);
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!m || out[m - 1] != out[i])
+			out[m++] = out[i];
+	return m;
+}
+
+static const uint8_t EMPTY_NODE[20];
+
+/* Every validator set at height h: the primary network's, then each subnet's and L1's that has weight. */
+static void jw_vsets_at(sl_jw *j, const dn_world *w, const struct dn_pstate *p, uint64_t h, v_ent *e,
+			uint8_t *pkey)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < p->vflushed && p->vlog[i].height <= h; i++)
+		e[n++] = (v_ent){ p->vlog[i].subnet, p->vlog[i].node, i };
+	qsort(e, n, sizeof *e, v_ent_cmp);
+	memset(pkey, 0, w->nnodes);
+	for (size_t i = 0; i < n;) {
+		int32_t subnet = e[i].subnet;
+		bool open = false;
+		while (i < n && e[i].subnet == subnet) {
+			uint32_t node = e[i].node;
+			uint64_t wt = 0;
+			uint8_t key = 0;
+			bool l1 =
+				false; /* its last change was an L1 validator's (the subnet may have converted since a permissioned one) */
+			for (; i < n && e[i].subnet == subnet && e[i].node == node; i++) {
+				const p_vchange *c = &p->vlog[e[i].seq];
+				wt = c->sub ? wt - c->weight : wt + c->weight;
+				key = c->key ? c->key : key;
+				l1 = c->cause >= V_L1_ADD;
+			}
+			if (subnet < 0 && node != V_EMPTY)
+				pkey[node] = wt ? key : 0;
+			if (!wt)
+				continue;
+			if (!open) {
+				sl_jw_obj(j);
+				sl_jw_key(j, "height");
+				sl_jw_u64(j, h);
+				sl_jw_key(j, "subnetId");
+				sl_jw_cb58(j, subnet < 0 ? ZERO32 : p->sn[subnet].id, 32);
+				sl_jw_key(j, "validators");
+				sl_jw_arr(j);
+				open = true;
+			}
+			sl_jw_obj(j);
+			sl_jw_key(j, "nodeId");
+			jw_text(j, nodeid_fn, NULL, node == V_EMPTY ? EMPTY_NODE : w->nodes[node].node_id);
+			sl_jw_key(j, "weight");
+			sl_jw_u64s(j, wt);
+			sl_jw_key(j, "publicKey");
+			/* L1 validators have their own key; a subnet's inherit their primary validation's */
+			if (node != V_EMPTY && (l1 || pkey[node] == 2))
+				sl_jw_hex(j, w->nodes[node].bls_pk, 48);
+			else
+				sl_jw_null(j);
+			sl_jw_obj_end(j);
+		}
+		if (open) {
+			sl_jw_arr_end(j);
+			sl_jw_obj_end(j);
+		}
+	}
+}
+
+static const char *const v_cause_names[V__CAUSES] = {
+	"genesis", "start",    "promote",  "end",	"subnetStart", "subnetRemove", "subnetEnd",
+	"l1Add",   "l1Weight", "l1Remove", "l1Disable", "l1RunOut",    "l1Reactivate",
+};
+
+/* Each kind of change the sets saw: how many, and the height of the first (its sets are stated
+ * at that height and the one before). */
+static void jw_vset_changes(sl_jw *j, const struct dn_pstate *p)
+{
+	sl_jw_obj(j);
+	for (uint8_t c = 0; c < V__CAUSES; c++) {
+		size_t n = 0;
+		uint64_t first = 0;
+		for (size_t i = 0; i < p->vflushed; i++)
+			if (p->vlog[i].cause == c && !n++)
+				first = p->vlog[i].height;
+		if (!n)
+			continue;
+		sl_jw_key(j, v_cause_names[c]);
+		sl_jw_obj(j);
+		sl_jw_key(j, "count");
+		sl_jw_u64(j, n);
+		sl_jw_key(j, "first");
+		sl_jw_u64(j, first);
+		sl_jw_obj_end(j);
+	}
+	sl_jw_obj_end(j);
+}
+
+static void jw_vsets(sl_jw *j, const dn_world *w, const struct dn_pstate *p)
+{
+	uint64_t hs[9 + 2 * 2 * V__CAUSES];
+	size_t nh = vset_heights(p, w->chain[DN_P].height, hs);
+	v_ent *e = malloc((p->vflushed ? p->vflushed : 1) * sizeof *e);
+	uint8_t *pkey = malloc(w->nnodes + 1);
+	sl_jw_arr(j);
+	for (size_t i = 0; e && pkey && i < nh; i++)
+		jw_vsets_at(j, w, p, hs[i], e, pkey);
+	sl_jw_arr_end(j);
+	free(e);
+	free(pkey);
+}
+
 void dn_p_manifest(const dn_world *w, sl_jw *j)
 {
 	const struct dn_pstate *p = w->p;
@@ -2762,6 +3025,11 @@ void dn_p_manifest(const dn_world *w, sl_jw *j)
 		sl_jw_obj_end(j);
 	}
 	sl_jw_arr_end(j);
+
+	sl_jw_key(j, "validatorSets");
+	jw_vsets(j, w, p);
+	sl_jw_key(j, "validatorSetChanges");
+	jw_vset_changes(j, p);
 
 	sl_jw_key(j, "l1Validators");
 	sl_jw_arr(j);

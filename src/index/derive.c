@@ -469,15 +469,17 @@ static sl_err p_tx(ix_batch *b, const ix_ctx *ctx, const sl_pchain_tx *tx, const
 					s->bls_pop = u->signer.pop;
 				}
 			}
-			if (!memcmp(s->subnet, primary_subnet, 32)) {
-				/* its potential reward: when it starts (write.c) */
-				ix_pevent *pe = add_pevent(b, IX_PE_STAKER, at, id);
-				if (!pe)
-					return b->err;
-				pe->weight = u->weight;
-				pe->start = start;
-				pe->end = u->end;
-			}
+			/* it joins the validator set, and a primary one's potential reward is fixed, when
+			 * it starts (write.c) */
+			ix_pevent *pe = add_pevent(b, IX_PE_STAKER, at, id);
+			if (!pe)
+				return b->err;
+			pe->subnet = s->subnet;
+			pe->node = sl_span_of(s->node, 20);
+			pe->bls_key = s->bls_key;
+			pe->weight = u->weight;
+			pe->start = start;
+			pe->end = u->end;
 		}
 		add_act(b, IX_P, at, u->rewards_owner.addrs, u->rewards_owner.naddrs);
 		add_act(b, IX_P, at, u->delegation_owner.addrs, u->delegation_owner.naddrs);
@@ -529,6 +531,7 @@ static sl_err p_decide(ix_batch *b, const ix_ctx *ctx, const sl_pchain_block *op
 	ix_where at = { .chain = IX_P,
 			.in_block = true,
 			.height = ps->height,
+			.effective = ps->height + 1,
 			.ts = ps->ts,
 			.seq = IX_SEQ_BLOCK(ps->height, ps->pos),
 			.type = tx.utx.type_id };
@@ -597,7 +600,13 @@ static sl_err p_block(ix_batch *b, const ix_ctx *ctx, const sl_ixitem *c, char e
 			   .ipos = c->index };
 	if (outer && !wrap(b, blk, outer))
 		return b->err;
-	ix_where at = { .chain = IX_P, .in_block = true, .height = pb.height, .block = hash, .ts = ts };
+	bool proposal = pb.type_id == SL_P_APRICOT_PROPOSAL_BLOCK || pb.type_id == SL_P_BANFF_PROPOSAL_BLOCK;
+	ix_where at = { .chain = IX_P,
+			.in_block = true,
+			.height = pb.height,
+			.effective = pb.height + proposal,
+			.block = hash,
+			.ts = ts };
 	if (banff)
 		add_pevent(b, IX_PE_TIME, &at, NULL);
 	if (!(e = is_option(pb.type_id) ? p_decide(b, ctx, &pb, err)
@@ -639,6 +648,7 @@ static sl_err p_block_txs(ix_batch *b, const ix_ctx *ctx, const sl_pchain_block 
 		ix_where at = { .chain = IX_P,
 				.in_block = true,
 				.height = pb->height,
+				.effective = pb->height + proposal,
 				.block = hash,
 				.ts = ts,
 				.seq = IX_SEQ_BLOCK(pb->height, i),

@@ -35,6 +35,9 @@ typedef struct ix_where {
 	uint8_t chain;
 	bool in_block;
 	uint64_t height;
+	/* P: the height from which what it changes holds (a proposal block's changes, its time's
+	 * and its txs', are written with its option block, one higher, as avalanchego does) */
+	uint64_t effective;
 	const uint8_t *block; /* [32] */
 	int64_t ts;
 	uint64_t seq;
@@ -164,7 +167,7 @@ typedef enum ix_pe_kind {
 	IX_PE_L1_WEIGHT,  /* SetL1ValidatorWeightTx: vid, nonce, weight (0: removed, refund at nouts) */
 	IX_PE_L1_BALANCE, /* IncreaseL1ValidatorBalanceTx: vid, amount */
 	IX_PE_L1_DISABLE, /* DisableL1ValidatorTx: vid (refund at nouts) */
-	IX_PE_STAKER,	  /* a primary-network staker accepted: id (its tx), weight, start, end */
+	IX_PE_STAKER,	  /* a staker accepted: id (its tx), subnet, node, weight, start, end, bls_key */
 	IX_PE_REWARD,	  /* a RewardValidatorTx: id (the staking tx), committed */
 	IX_PE_REMOVE,	  /* RemoveSubnetValidatorTx: id (the tx), subnet, node */
 } ix_pe_kind;

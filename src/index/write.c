@@ -23,6 +23,7 @@
 
 #include "codec/avax.h"
 #include "codec/rewards.h"
+#include "index/vset.h"
 
 static const sl_sql q_block = {
 	"INSERT INTO blocks (chain, height, hash, parent, ts, type, size, ntx, txs, vm_id, vm_parent, proposer, "
@@ -460,18 +461,25 @@ static const sl_sql q_l1_add = {
 	"INSERT INTO l1_validators (vid, subnet, node, tx, seq, ts, weight, bls_key, rb_owner, deact_owner, "
 	"min_nonce, end_fee) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?) ON CONFLICT (vid) DO NOTHING"
 };
-static const sl_sql q_l1_get = { "SELECT end_fee, rb_owner FROM l1_validators WHERE vid = ?" };
+static const sl_sql q_l1_get = {
+	"SELECT end_fee, rb_owner, subnet, node, weight, bls_key FROM l1_validators WHERE vid = ?"
+};
 static const sl_sql q_l1_weight = { "UPDATE l1_validators SET weight = ?, min_nonce = ? WHERE vid = ?" };
 static const sl_sql q_l1_remove = {
 	"UPDATE l1_validators SET weight = ?, min_nonce = ?, end_fee = ?, removed_tx = ?, removed_ts = ? WHERE vid = ?"
 };
 static const sl_sql q_l1_end = { "UPDATE l1_validators SET end_fee = ? WHERE vid = ?" };
-static const sl_sql q_l1_due = { "SELECT COUNT(*) FROM l1_validators WHERE end_fee > ? AND end_fee <= ?" };
+static const sl_sql q_l1_due = {
+	"SELECT subnet, node, weight, bls_key FROM l1_validators WHERE end_fee > ? AND end_fee <= ?"
+};
 static const sl_sql q_l1_run_out = {
 	"UPDATE l1_validators SET end_fee = ? WHERE end_fee > ? AND end_fee <= ?"
 };
 static const sl_sql q_l1_tx = { "INSERT INTO l1_txs (vid, seq, ts, type) VALUES (?, ?, ?, ?) "
 				"ON CONFLICT DO NOTHING" };
+static const sl_sql q_l1_tx_effect = {
+	"UPDATE l1_txs SET weight = ?, balance = ?, bal_change = ? WHERE vid = ? AND seq = ?"
+};
 static const sl_sql q_pstate_prev = {
 	"SELECT ts, l1_active, l1_fees, l1_excess, supply FROM blocks WHERE chain = 0 AND height < ? "
 	"AND l1_fees IS NOT NULL ORDER BY height DESC LIMIT 1"
@@ -493,10 +501,9 @@ static const sl_sql q_potential_get = { "SELECT potential FROM stakers WHERE tx 
  * before it (a batch's staker rows are all written before its changes are applied) and not ended
  * yet, the current one before a pending one, as avalanchego looks; committed stays NULL: removed,
  * not rewarded */
-static const sl_sql q_remove = {
-	"UPDATE stakers SET end_tx = ?, end_ts_actual = ? WHERE tx = (SELECT tx FROM stakers WHERE node = ? "
-	"AND subnet = ? AND type = 13 AND end_tx IS NULL AND end_ts > ? AND seq < ? ORDER BY start_ts LIMIT 1)"
-};
+static const sl_sql q_removed = { "SELECT tx FROM stakers WHERE node = ? AND subnet = ? AND type = 13 "
+				  "AND end_tx IS NULL AND end_ts > ? AND seq < ? ORDER BY start_ts LIMIT 1" };
+static const sl_sql q_remove = { "UPDATE stakers SET end_tx = ?, end_ts_actual = ? WHERE tx = ?" };
 
 /* The L1 fee state as the P-chain's blocks go by: loaded from the block before the first one a
  * write applies, kept in memory from there (a write's P blocks come in chain order). */
@@ -599,6 +606,63 @@ static sl_err promote(sl_conn *c, ix_batch *b, pstate *ps, int64_t t)
 	return e;
 }
 
+/* An L1 validator as its validator set counts it. */
+typedef struct l1_run_out {
+	uint8_t subnet[32], node[20], key[48];
+	bool has_key;
+	uint64_t weight;
+} l1_run_out;
+
+/* Columns at..at+3 of a row: subnet, node, weight, bls_key. */
+static sl_err l1_row(sl_conn *c, sl_stmt *s, int at, l1_run_out *v)
+{
+	size_t ns = 0, nn = 0, nk = 0;
+	const uint8_t *subnet = sl_col_blob(s, at, &ns), *node = sl_col_blob(s, at + 1, &nn),
+		      *key = sl_col_blob(s, at + 3, &nk);
+	if (ns != 32)
+		return sl_conn_fail(c, SL_ERR_INVALID, "an L1 validator row without its subnet");
+	memcpy(v->subnet, subnet, 32);
+	/* a node id of another length cannot have been accepted: it counts as no node */
+	memcpy(v->node, nn == 20 ? node : ix_vset_empty, 20);
+	if ((v->has_key = key && nk == 48))
+		memcpy(v->key, key, 48);
+	v->weight = sl_col_u64be(s, at + 2);
+	return SL_OK;
+}
+
+/* Its weight moves from the L1's inactive weight to its node (activate) or back. */
+static sl_err l1_vset_move(sl_conn *c, const l1_run_out *v, uint64_t height, bool activate)
+{
+	sl_err e = ix_vset_change(c, v->subnet, activate ? ix_vset_empty : v->node, height, true, v->weight,
+				  true,
+				  activate     ? NULL
+				  : v->has_key ? v->key
+					       : NULL);
+	if (e)
+		return e;
+	return ix_vset_change(c, v->subnet, activate ? v->node : ix_vset_empty, height, false, v->weight,
+			      true, activate && v->has_key ? v->key : NULL);
+}
+
+/* What an L1 validator tx left of a validation (its l1_txs row, written before the changes). */
+static sl_err l1_effect(sl_conn *c, const ix_pevent *v, uint64_t weight, uint64_t balance, int64_t change)
+{
+	STMT(c, q_l1_tx_effect);
+	sl_bind_u64be(s, 0, weight);
+	sl_bind_u64be(s, 1, balance);
+	sl_bind_i64(s, 2, change);
+	sl_bind_blob(s, 3, v->id, 32);
+	sl_bind_i64(s, 4, (int64_t)v->at.seq);
+	return sl_stmt_exec(s);
+}
+
+/* A balance as a signed change (balances are bounded by the supply, far below 2^63). */
+static int64_t signed_amount(uint64_t v, bool neg)
+{
+	int64_t x = v > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)v;
+	return neg ? -x : x;
+}
+
 static bool fees_started(const ix_rules *r, const pstate *ps)
 {
 	return ps->fees || ps->active || ps->excess || (r->etna && ps->ts >= r->etna);
@@ -606,7 +670,7 @@ static bool fees_started(const ix_rules *r, const pstate *ps)
 
 /* Chain time to t: every active L1 validator pays for the seconds since the last block, and
  * those whose balance is gone are deactivated (avalanchego's advanceValidatorFeeState). */
-static sl_err advance_time(sl_conn *c, ix_batch *b, const ix_rules *r, pstate *ps, int64_t t)
+static sl_err advance_time(sl_conn *c, ix_batch *b, const ix_rules *r, pstate *ps, int64_t t, uint64_t height)
 {
 	if (ps->has_supply) {
 		sl_err e = promote(c, b, ps, t);
@@ -632,19 +696,39 @@ static sl_err advance_time(sl_conn *c, ix_batch *b, const ix_rules *r, pstate *p
 	if (!ps->active)
 		return SL_OK;
 	sl_err e;
+	l1_run_out *out = NULL;
+	size_t due = 0, cap = 0;
 	{
 		STMT(c, q_l1_due);
 		sl_bind_u64be(s, 0, 0);
 		sl_bind_u64be(s, 1, ps->fees);
 		if ((e = sl_stmt_query(s)))
 			return e;
-		if (!sl_stmt_next(s, &e))
-			return e ? e : SL_ERR_STORE;
-		uint64_t due = (uint64_t)sl_col_i64(s, 0);
+		while (sl_stmt_next(s, &e)) {
+			if (due == cap) {
+				size_t ncap = cap ? 2 * cap : 8;
+				l1_run_out *nv = sl_arena_array(&b->arena, ncap, sizeof *nv);
+				if (!nv)
+					return SL_ERR_NOMEM;
+				if (due)
+					memcpy(nv, out, due * sizeof *out);
+				out = nv;
+				cap = ncap;
+			}
+			if (l1_row(c, s, 0, &out[due]))
+				return SL_ERR_INVALID;
+			due++;
+		}
+		if (e)
+			return e;
 		if (!due)
 			return SL_OK;
 		ps->active -= SL_MIN(due, ps->active);
 	}
+	/* each leaves its node for the L1's inactive weight */
+	for (size_t i = 0; i < due; i++)
+		if ((e = l1_vset_move(c, &out[i], height, false)))
+			return e;
 	STMT(c, q_l1_run_out);
 	sl_bind_u64be(s, 0, 0);
 	sl_bind_u64be(s, 1, 0);
@@ -684,9 +768,10 @@ static sl_err refund(sl_conn *c, ix_batch *b, const ix_rules *r, const ix_pevent
 	return e;
 }
 
-/* An L1 validator's end fee and remaining balance owner (copied into the batch's arena). */
+/* An L1 validator's end fee, remaining balance owner (copied into the batch's arena) and place in
+ * its validator set. */
 static sl_err l1_get(sl_conn *c, ix_batch *b, const uint8_t *vid, uint64_t *end_fee, uint8_t **owner,
-		     size_t *olen)
+		     size_t *olen, l1_run_out *set)
 {
 	STMT(c, q_l1_get);
 	sl_bind_blob(s, 0, vid, 32);
@@ -698,6 +783,8 @@ static sl_err l1_get(sl_conn *c, ix_batch *b, const uint8_t *vid, uint64_t *end_
 			 : sl_conn_fail(c, SL_ERR_NOT_FOUND,
 					"an L1 validator tx for a validation never made");
 	*end_fee = sl_col_u64be(s, 0);
+	if ((e = l1_row(c, s, 2, set)))
+		return e;
 	const uint8_t *o = sl_col_blob(s, 1, olen);
 	if (!(*owner = sl_arena_alloc(&b->arena, *olen ? *olen : 1)))
 		return SL_ERR_NOMEM;
@@ -728,7 +815,15 @@ static sl_err put_l1_add(sl_conn *c, const ix_rules *r, pstate *ps, const ix_pev
 	sl_bind_u64be(s, 10, end);
 	if (end)
 		ps->active++;
-	return sl_stmt_exec(s);
+	sl_err e = sl_stmt_exec(s);
+	if (!e)
+		e = l1_effect(c, v, v->weight, v->amount, signed_amount(v->amount, false));
+	if (e || v->node.len != 20)
+		return e;
+	/* an active validator counts under its node with its key, an inactive one in the L1's
+	 * inactive weight */
+	return ix_vset_change(c, v->subnet, end ? v->node.p : ix_vset_empty, v->at.effective, false,
+			      v->weight, true, end ? v->bls_key : NULL);
 }
 
 /* The smallest nonce a later weight message may carry (kept within the column's range). */
@@ -739,13 +834,25 @@ static sl_err put_l1_change(sl_conn *c, ix_batch *b, const ix_rules *r, pstate *
 	uint64_t end = 0;
 	uint8_t *owner = NULL;
 	size_t olen = 0;
-	sl_err e = l1_get(c, b, v->id, &end, &owner, &olen);
+	l1_run_out set;
+	sl_err e = l1_get(c, b, v->id, &end, &owner, &olen, &set);
 	if (e)
 		return e;
 	bool active = end > ps->fees;
 	uint64_t left = active ? end - ps->fees : 0;
+	uint64_t h = v->at.effective;
 	switch (v->kind) {
-	case IX_PE_L1_WEIGHT:
+	case IX_PE_L1_WEIGHT: {
+		/* the weight changes where it counts: its node, or the L1's inactive weight */
+		const uint8_t *at = active ? set.node : ix_vset_empty;
+		const uint8_t *key = active && set.has_key ? set.key : NULL;
+		if ((e = ix_vset_change(c, set.subnet, at, h, true, set.weight, true, key)) ||
+		    (e = ix_vset_change(c, set.subnet, at, h, false, v->weight, true, key)))
+			return e;
+	}
+		if ((e = v->weight ? l1_effect(c, v, v->weight, left, 0)
+				   : l1_effect(c, v, 0, 0, signed_amount(left, true))))
+			return e;
 		if (v->weight) {
 			STMT(c, q_l1_weight);
 			sl_bind_u64be(s, 0, v->weight);
@@ -771,17 +878,25 @@ static sl_err put_l1_change(sl_conn *c, ix_batch *b, const ix_rules *r, pstate *
 		/* an inactive validator starts again from the fees accrued now */
 		uint64_t base = active ? end : ps->fees;
 		uint64_t to = sl_sat_add(base, v->amount);
-		if (!active && v->amount)
+		if ((e = l1_effect(c, v, set.weight, sl_sat_add(left, v->amount),
+				   signed_amount(v->amount, false))))
+			return e;
+		if (!active && v->amount) {
 			ps->active++;
+			if ((e = l1_vset_move(c, &set, h, true)))
+				return e;
+		}
 		STMT(c, q_l1_end);
 		sl_bind_u64be(s, 0, to);
 		sl_bind_blob(s, 1, v->id, 32);
 		return sl_stmt_exec(s);
 	}
 	case IX_PE_L1_DISABLE: {
-		if (!active)
-			return SL_OK;
+		if ((e = l1_effect(c, v, set.weight, 0, signed_amount(left, true))) || !active)
+			return e;
 		ps->active--;
+		if ((e = l1_vset_move(c, &set, h, false)))
+			return e;
 		STMT(c, q_l1_end);
 		sl_bind_u64be(s, 0, 0);
 		sl_bind_blob(s, 1, v->id, 32);
@@ -799,7 +914,10 @@ static sl_err put_pevent(sl_conn *c, ix_batch *b, const ix_rules *r, pstate *ps,
 	if (e)
 		return e;
 	switch (v->kind) {
-	case IX_PE_TIME: return advance_time(c, b, r, ps, v->at.ts);
+	case IX_PE_TIME:
+		if ((e = ix_vset_time(c, v->at.ts, v->at.effective)))
+			return e;
+		return advance_time(c, b, r, ps, v->at.ts, v->at.effective);
 	case IX_PE_BLOCK_END: {
 		STMT(c, q_pstate_put);
 		sl_bind_i64(s, 0, (int64_t)SL_MIN(ps->active, INT64_MAX));
@@ -814,20 +932,44 @@ static sl_err put_pevent(sl_conn *c, ix_batch *b, const ix_rules *r, pstate *ps,
 	}
 	case IX_PE_STAKER:
 		/* started when accepted (from Durango on); before, pending until its start (TIME) */
-		if (!ps->has_supply || v->start > (uint64_t)v->at.ts)
+		if (v->start > (uint64_t)v->at.ts)
+			return SL_OK;
+		if ((e = ix_vset_join(c, v->id, v->at.effective)))
+			return e;
+		if (!ps->has_supply || memcmp(v->subnet, ix_vset_primary, 32))
 			return SL_OK;
 		return start_staker(c, ps, v->id, v->weight, v->start, v->end);
 	case IX_PE_REMOVE: {
+		uint8_t tx[32];
+		bool found = false;
+		{
+			STMT(c, q_removed);
+			sl_bind_blob(s, 0, v->node.p, v->node.len);
+			sl_bind_blob(s, 1, v->subnet, 32);
+			sl_bind_i64(s, 2, v->at.ts);
+			sl_bind_i64(s, 3, (int64_t)v->at.seq);
+			if ((e = sl_stmt_query(s)))
+				return e;
+			if (sl_stmt_next(s, &e)) {
+				size_t n = 0;
+				const uint8_t *p = sl_col_blob(s, 0, &n);
+				if ((found = n == 32))
+					memcpy(tx, p, 32);
+			}
+			if (e || !found)
+				return e;
+		}
 		STMT(c, q_remove);
 		sl_bind_blob(s, 0, v->id, 32);
 		sl_bind_i64(s, 1, v->at.ts);
-		sl_bind_blob(s, 2, v->node.p, v->node.len);
-		sl_bind_blob(s, 3, v->subnet, 32);
-		sl_bind_i64(s, 4, v->at.ts);
-		sl_bind_i64(s, 5, (int64_t)v->at.seq);
-		return sl_stmt_exec(s);
+		sl_bind_blob(s, 2, tx, 32);
+		if ((e = sl_stmt_exec(s)))
+			return e;
+		return ix_vset_leave(c, tx, v->at.effective);
 	}
 	case IX_PE_REWARD: {
+		if ((e = ix_vset_leave(c, v->id, v->at.effective)))
+			return e;
 		/* an abort takes back the potential reward the start added */
 		if (!ps->has_supply || v->committed)
 			return SL_OK;
@@ -914,10 +1056,11 @@ static sl_err put_rows(sl_conn *c, const ix_rules *r, pstate *ps, ix_batch *b)
 		e = put_staker(c, &b->stakers.v[i]);
 	for (size_t i = 0; !e && i < b->stake_ends.n; i++)
 		e = put_stake_end(c, b, &b->stake_ends.v[i]);
-	for (size_t i = 0; !e && i < b->pevents.n; i++)
-		e = put_pevent(c, b, r, ps, &b->pevents.v[i]);
+	/* an L1 validator tx's row first: applying it writes its effect there */
 	for (size_t i = 0; !e && i < b->l1_txs.n; i++)
 		e = put_l1_tx(c, &b->l1_txs.v[i]);
+	for (size_t i = 0; !e && i < b->pevents.n; i++)
+		e = put_pevent(c, b, r, ps, &b->pevents.v[i]);
 	return e;
 }
 
@@ -927,7 +1070,12 @@ sl_err ix_write_many(sl_conn *c, const ix_rules *r, ix_batch *const *v, size_t n
 	sl_err e = sl_conn_begin(c);
 	for (size_t i = 0; !e && i < n; i++) {
 		ix_batch *b = v[i];
-		e = put_rows(c, r, &ps, b);
+		/* the P-chain from its start (a new store, or one a migration reads again): the validator
+		 * sets begin again from the genesis */
+		if (b->kind == SL_IDX_P_BLOCK && b->first == 0)
+			e = ix_vset_restart(c);
+		if (!e)
+			e = put_rows(c, r, &ps, b);
 		if (!e) {
 			sl_stmt *s = sl_stmt_get(c, &q_cursor);
 			if (!s)

@@ -233,8 +233,39 @@ static const char *const v6[] = {
 	NULL,
 };
 
+/*
+ * Version 7: the validator sets by P-chain height (index/vset.c; signature aggregation signs
+ * with them). vset holds each node's weight and BLS key in a subnet (the primary network's
+ * subnet id is 32 zero bytes) over a range of heights [from_h, to_h), to_h 2^63-1 while it
+ * lasts: a change of weight closes the node's row and opens another. An L1's inactive
+ * validators count together under the empty node id (20 zero bytes) without a key, as
+ * avalanchego counts them; a permissioned subnet validator's key is its primary validation's
+ * (NULL here: the reader joins). stakers.vin / vout: the heights a staker joined and left
+ * its set (NULL: not yet). l1_txs.weight / balance / bal_change: an L1 validator tx's effect
+ * (the P-chain txs' l1ValidatorDetails). Filled by reading the P-chain again, which rebuilds the
+ * sets from the genesis validators on (index/vset.c).
+ */
+static const char *const v7[] = {
+	"CREATE TABLE vset (subnet {blob} NOT NULL, node {blob} NOT NULL, from_h {int} NOT NULL, "
+	"to_h {int} NOT NULL, weight {blob} NOT NULL, bls_key {blob}, PRIMARY KEY (subnet, node, from_h)) "
+	"{without_rowid}",
+	"CREATE INDEX vset_to ON vset (subnet, to_h)",
+	"ALTER TABLE stakers ADD COLUMN vin {int}",
+	"ALTER TABLE stakers ADD COLUMN vout {int}",
+	/* the pending stakers a block's time may start, the permissioned ones it may end */
+	"CREATE INDEX stakers_vpending ON stakers (start_ts) WHERE vin IS NULL",
+	"CREATE INDEX stakers_vexpiring ON stakers (end_ts) WHERE type = 13 AND vout IS NULL",
+	/* and what each L1 validator tx left of its validation: the weight and remaining balance after
+	 * it (8-byte big-endian), and how much the tx moved into the balance (negative: refunded) */
+	"ALTER TABLE l1_txs ADD COLUMN weight {blob}",
+	"ALTER TABLE l1_txs ADD COLUMN balance {blob}",
+	"ALTER TABLE l1_txs ADD COLUMN bal_change {int}",
+	"UPDATE cursors SET next = 0, last_id = NULL WHERE kind = 0",
+	NULL,
+};
+
 const sl_migration sl_migrations[] = {
-	{ 1, v1 }, { 2, v2 }, { 3, v3 }, { 4, v4 }, { 5, v5 }, { 6, v6 },
+	{ 1, v1 }, { 2, v2 }, { 3, v3 }, { 4, v4 }, { 5, v5 }, { 6, v6 }, { 7, v7 },
 };
 const size_t sl_nmigrations = SL_ARRAY_LEN(sl_migrations);
 
