@@ -467,6 +467,59 @@ static void write_owner_info(api_req *r, const char *key, const sl_owners *o)
 }
 
 static const sl_sql q_staker_end = { "SELECT end_tx, potential, subnet FROM stakers WHERE tx = ?" };
+/* what an L1 validator tx left of its validation (the indexer writes it as it applies the tx) */
+static const sl_sql q_l1_effect = {
+	"SELECT v.node, v.subnet, t.weight, t.balance, t.bal_change FROM l1_txs t JOIN l1_validators v "
+	"ON v.vid = t.vid WHERE t.vid = ? AND t.seq = ? AND t.weight IS NOT NULL"
+};
+
+/*
+ * l1ValidatorDetails of a SetL1ValidatorWeightTx, IncreaseL1ValidatorBalanceTx or
+ * DisableL1ValidatorTx: the validation's weight and remaining balance after the tx, and what the tx
+ * moved into the balance (negative: the balance refunded when it was removed or disabled), as the
+ * OpenAPI document describes L1ValidatorDetailsTransaction. Nothing when the store has no effect
+ * for it (the tx failed to name a known validation, which the chain does not accept).
+ */
+static int write_l1_effect(api_req *r, const txrow *t, const uint8_t vid[32])
+{
+	sl_stmt *s = sl_stmt_get(r->db, &q_l1_effect);
+	if (!s)
+		return api_fail_store(r, SL_ERR_STORE);
+	sl_bind_blob(s, 0, vid, 32);
+	sl_bind_i64(s, 1, (int64_t)t->seq);
+	sl_err e = sl_stmt_query(s);
+	if (e)
+		return api_fail_store(r, e);
+	if (!sl_stmt_next(s, &e))
+		return e ? api_fail_store(r, e) : 0;
+	size_t nn = 0, ns = 0;
+	const uint8_t *node = sl_col_blob(s, 0, &nn), *subnet = sl_col_blob(s, 1, &ns);
+	if (ns != 32)
+		return 0;
+	sl_jw *w = &r->w;
+	sl_jw_key(w, "l1ValidatorDetails");
+	sl_jw_arr(w);
+	sl_jw_obj(w);
+	sl_jw_key(w, "validationId");
+	api_write_id(r, vid);
+	write_hex_str(r, "validationIdHex", vid, 32);
+	sl_jw_key(w, "nodeId");
+	if (nn == 20)
+		write_node_id(r, node);
+	else
+		sl_jw_hex(w, node, nn);
+	sl_jw_key(w, "subnetId");
+	api_write_id(r, subnet);
+	sl_jw_key(w, "weight");
+	sl_jw_u64(w, sl_col_u64be(s, 2));
+	sl_jw_key(w, "remainingBalance");
+	sl_jw_u64(w, sl_col_u64be(s, 3));
+	sl_jw_key(w, "balanceChange");
+	sl_jw_i64(w, sl_col_i64(s, 4));
+	sl_jw_obj_end(w);
+	sl_jw_arr_end(w);
+	return 0;
+}
 
 static int render_p(api_req *r, const txrow *t, size_t *count)
 {
@@ -637,6 +690,19 @@ static int render_p(api_req *r, const txrow *t, size_t *count)
 			sl_jw_arr_end(w);
 		}
 	}
+	if (u->type_id == SL_P_SET_L1_VALIDATOR_WEIGHT_TX ||
+	    u->type_id == SL_P_INCREASE_L1_VALIDATOR_BALANCE_TX ||
+	    u->type_id == SL_P_DISABLE_L1_VALIDATOR_TX) {
+		sl_warp_l1_msg m;
+		const uint8_t *vid = u->type_id != SL_P_SET_L1_VALIDATOR_WEIGHT_TX ? u->validation_id
+				     : !sl_l1_tx_message(u, &m) && m.type == SL_WARP_L1_VALIDATOR_WEIGHT &&
+						     m.validation_id.len == 32
+					     ? m.validation_id.p
+					     : NULL;
+		int rc = vid ? write_l1_effect(r, t, vid) : 0;
+		if (rc)
+			return rc;
+	}
 	if (staking && u->type_id != 13) {
 		/* the RewardValidatorTx that ended it, once indexed; the reward it earns if committed
 		 * (a primary-network staker's potential reward, fixed when it started: index.md) */
@@ -687,6 +753,16 @@ static int render_p(api_req *r, const txrow *t, size_t *count)
 		sl_jw_strn(w, (const char *)u->chain_name.p, u->chain_name.len);
 		sl_jw_key(w, "vmId");
 		api_write_id(r, u->vm_id);
+		/* its genesis as GET …/subnets shows it (api/genesis.c) */
+		sl_buf scratch;
+		sl_buf_init(&scratch, API_GENESIS_SCRATCH);
+		api_genesis g;
+		api_genesis_read(u->genesis.p, u->genesis.len, &g, &scratch);
+		if (g.form != API_GENESIS_NONE) {
+			sl_jw_key(w, "genesisData");
+			api_genesis_write(w, u->genesis.p, u->genesis.len, &g, &scratch);
+		}
+		sl_buf_release(&scratch);
 		sl_jw_obj_end(w);
 	}
 	sl_jw_obj_end(w);

@@ -382,6 +382,13 @@ export function buildTruth(idx, manifest, { genesis, bin = BIN_RELEASE, dir } = 
       u.unstaked = atOf('P', n);
     },
     block({ index, supply, l1Active, l1Fees }) { pStates.set(index, { supply, l1Active, l1Fees }); },
+    // an L1 validator tx's effect on a validation (after the tx: weight, remaining balance; the change)
+    l1({ n, validationId, nodeId, subnetId, weight, balance, change }) {
+      const t = txById.get(n.id);
+      if (!t) { traceProblems.push(`P ${n.id}: an L1 effect before its tx`); return; }
+      (t.l1 ??= []).push({ validationId, validationIdHex: hex0x(cb58dec(validationId)), nodeId, subnetId, weight: Number(weight),
+        remainingBalance: Number(balance), balanceChange: Number(change) });
+    },
     tx({ chain, n, committed }) {
       const at = atOf(chain, n);
       at.order = txs[chain].length;
@@ -630,7 +637,9 @@ const PRIMARY = '11111111111111111111111111111111LpoYY';
  *     amountL1ValidatorBalanceBurned: what it moves into L1 validators' balances; amountBurned:
  *     inputs − outputs − that (the fee); startTimestamp: when the stake began counting;
  *     blsCredentials and a ConvertSubnetToL1Tx's validators (l1ValidatorDetails, validationId =
- *     sha256(subnetID | u32 index)) and manager from the tx's own fields.
+ *     sha256(subnetID | u32 index)) and manager from the tx's own fields; the l1ValidatorDetails of
+ *     weight, balance and disable txs from the replay's L1 state after the tx (weight, remaining
+ *     balance, balanceChange: what the tx moved into the balance, negative when refunded).
  *  X  amountUnlocked / amountCreated: per asset, the UTXOs it spends / makes (zero-amount mint and
  *     NFT outputs as 0); timestamp: its block's time, or a DAG tx's container time.
  *  C  amountUnlocked: imported UTXOs or EVM inputs; amountCreated: EVM outputs or exported UTXOs.
@@ -676,7 +685,11 @@ export function expectTx(truth, t) {
     if (t.type === 'CreateSubnetTx' || t.type === 'TransferSubnetOwnershipTx') {
       o.subnetOwnershipInfo = { locktime: Number(n.owner.locktime), threshold: n.owner.threshold, addresses: n.owner.addrs.map((h) => bech(truth.hrp, h)) };
     }
-    if (t.type === 'CreateChainTx') o.blockchainInfo = { chainName: n.chainName, vmId: n.vmId };
+    // the devnet's chains are Subnet-EVM ones whose genesis keeps the DTO's types: the object form
+    if (t.type === 'CreateChainTx') o.blockchainInfo = { chainName: n.chainName, vmId: n.vmId, genesisData: JSON.parse(n.genesis) };
+    // the validation after a weight, balance or disable tx, as the ledger replay left it (its weight and
+    // remaining balance; what the tx moved into the balance, negative when it was refunded)
+    if (['SetL1ValidatorWeightTx', 'IncreaseL1ValidatorBalanceTx', 'DisableL1ValidatorTx'].includes(t.type)) o.l1ValidatorDetails = t.l1 ?? [];
     const u = n.src.signed?.unsignedTx;
     if (t.type === 'AddPermissionlessValidatorTx' && u?.signer?.proof) o.blsCredentials = { publicKey: hex0x(u.signer.proof.publicKey), proofOfPossession: hex0x(u.signer.proof.signature) };
     if (t.type === 'ConvertSubnetToL1Tx') {

@@ -509,10 +509,10 @@ const NOT_PRODUCED = [
   // optional fields snowline does not serve yet (docs/api.md)
   [/\.blocks\[\]\.(l1ValidatorsAccruedFees|activeL1Validators|currentSupply)$/, 'blocks/X', 'the P-chain\'s state: P blocks only'],
   [/\.blocks\[\]\.(l1ValidatorsAccruedFees|activeL1Validators|currentSupply)$/, 'blocks/C', 'the P-chain\'s state: P blocks only'],
-  [/\.blockchainInfo\.genesisData/, 'transactions/P', 'not served yet'],
   [/\.reward\.historicalPrice/, 'rewards', 'snowline keeps no prices yet'],
   // a chain's genesis is the devnet's Subnet-EVM one (src/devnet/pchain.c), which has none of these
   [/\.genesisData\.(airdropAmount|airdropHash|baseFeePerGas|blobGasUsed|excessBlobGas|config\.(berlinBlock|londonBlock|eip150Hash|warpConfig\.requirePrimaryNetworkSigners|(txAllowList|contractDeployerAllowList|contractNativeMinter|feeManager|rewardManager)Config(\.\w+)?))$/, 'subnets', 'not in the devnet\'s genesis'],
+  [/\.genesisData\.(airdropAmount|airdropHash|baseFeePerGas|blobGasUsed|excessBlobGas|config\.(berlinBlock|londonBlock|eip150Hash|warpConfig\.requirePrimaryNetworkSigners|(txAllowList|contractDeployerAllowList|contractNativeMinter|feeManager|rewardManager)Config(\.\w+)?))$/, 'transactions/P', 'not in the devnet\'s genesis'],
   // staking, part 2: what a staker's tx does not carry, or not while it is active
   [/\.(sourceChain|destinationChain|l1ValidatorManagerDetails|l1ValidatorDetails|stakingTxHash|subnetOwnershipInfo|blockchainInfo|rewardTxHash)(\.|\[|$)/,
     'stakingTransactions/P', 'not a field of a staking tx, or not before its RewardValidatorTx'],

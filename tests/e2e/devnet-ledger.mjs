@@ -257,6 +257,11 @@ export function replay({ txs, manifest, hrp = 'local', sigSample = 1, trace = {}
     if (s.isL1 && n.type !== 'ConvertSubnetToL1Tx') bad(`P ${n.id}: ${n.type} on L1 ${subnetId}`);
     checkCred('P', n, ci, n.auth, s.owner, `${what} of ${subnetId}`);
   };
+  // an L1 validator tx's effect on its validation, for trace.l1: weight and remaining balance after
+  // it, and what it moved into the balance (negative: refunded)
+  const l1Effect = (n, v, change) => trace.l1?.({ n, validationId: v.validationId, nodeId: v.nodeId, subnetId: v.subnetId, weight: v.weight,
+    balance: v.active ? v.balance : 0n, change });
+  const balanceAt = (v, t) => { if (!v.active) return 0n; const due = feeRate * BigInt(t - v.since); return due >= v.balance ? 0n : v.balance - due; };
   const refund = (n, v) => {
     if (v.balance > 0n) addOuts(P, n, [{ asset: avax, kind: 'secp', amount: v.balance, owners: v.remainingBalanceOwner }], n.outs.length);
     v.balance = 0n;
@@ -410,6 +415,7 @@ export function replay({ txs, manifest, hrp = 'local', sigSample = 1, trace = {}
           l1Started(time, v.balance);
           l1.set(validationId, { validationId, nodeId: nodeIdOf(v.nodeId), subnetId: n.subnetId, weight: v.weight, balance: v.balance, since: time,
             active: v.balance > 0n, removed: false, minNonce: 0n, remainingBalanceOwner: v.remainingBalanceOwner, deactivationOwner: v.deactivationOwner });
+          l1Effect(n, l1.get(validationId), v.balance);
         });
         break;
       }
@@ -426,6 +432,7 @@ export function replay({ txs, manifest, hrp = 'local', sigSample = 1, trace = {}
         l1Started(time, n.balance);
         l1.set(validationId, { validationId, nodeId: nodeIdOf(m.nodeId), subnetId: m.subnetId, weight: m.weight, balance: n.balance, since: time,
           active: n.balance > 0n, removed: false, minNonce: 0n, remainingBalanceOwner: m.remainingBalanceOwner, deactivationOwner: m.disableOwner });
+        l1Effect(n, l1.get(validationId), n.balance);
         break;
       }
       case 'SetL1ValidatorWeightTx': {
@@ -436,7 +443,14 @@ export function replay({ txs, manifest, hrp = 'local', sigSample = 1, trace = {}
         if (BigInt(m.nonce) < v.minNonce) bad(`P ${n.id}: nonce ${m.nonce} below minNonce ${v.minNonce}`);
         v.minNonce = BigInt(m.nonce) + 1n;
         v.weight = BigInt(m.weight);
-        if (v.weight === 0n) { settle(v, time); refund(n, v); v.active = false; v.removed = true; }
+        if (v.weight === 0n) {
+          settle(v, time);
+          const left = v.balance;
+          refund(n, v); v.active = false; v.removed = true;
+          l1Effect(n, v, -left);
+        } else {
+          trace.l1?.({ n, validationId: v.validationId, nodeId: v.nodeId, subnetId: v.subnetId, weight: v.weight, balance: balanceAt(v, time), change: 0n });
+        }
         break;
       }
       case 'IncreaseL1ValidatorBalanceTx': {
@@ -444,13 +458,17 @@ export function replay({ txs, manifest, hrp = 'local', sigSample = 1, trace = {}
         if (!v || v.removed) { bad(`P ${n.id}: balance of unknown validation ${n.validationId}`); break; }
         settle(v, time); v.balance += n.balance; v.active = true; v.since = time;
         extraOut += n.balance;
+        l1Effect(n, v, n.balance);
         break;
       }
       case 'DisableL1ValidatorTx': {
         const v = l1.get(n.validationId);
         if (!v || v.removed) { bad(`P ${n.id}: disables unknown validation ${n.validationId}`); break; }
         checkCred('P', n, ci++, n.auth, { ...v.deactivationOwner }, 'disableAuth');
-        settle(v, time); refund(n, v); v.active = false;
+        settle(v, time);
+        const left = v.active ? v.balance : 0n;
+        refund(n, v); v.active = false;
+        l1Effect(n, v, -left);
         break;
       }
       case 'BaseTx': case 'ImportTx': case 'ExportTx': break;
