@@ -34,8 +34,8 @@ static _Noreturn void fail(const char *why)
 #define SCRATCH_ARENA (4u << 20)
 #define MAX_OUT (64u << 20)
 
-static const sl_rpc_type types[] = { SL_RPC_STRING,   SL_RPC_UINT64, SL_RPC_ID,
-				     SL_RPC_ENCODING, SL_RPC_LEVEL,  SL_RPC_STRINGS };
+static const sl_rpc_type types[] = { SL_RPC_STRING, SL_RPC_UINT64,  SL_RPC_ID,	   SL_RPC_ENCODING,
+				     SL_RPC_LEVEL,  SL_RPC_STRINGS, SL_RPC_NODEIDS };
 static const char *const fields[] = { "id", "jsonrpc", "method", "params", "startIndex", "numToFetch" };
 
 /* Valid UTF-8 without surrogates or overlong forms (what Go's decoder emits). */
@@ -127,6 +127,8 @@ static void walk(sl_span v, sl_arena *a, int depth)
 			for (size_t k = 0; k < out.nstrs; k++)
 				if (!out.strs[k])
 					fail("a STRINGS argument with a NULL element");
+		if (types[i] == SL_RPC_NODEIDS && out.set && out.nstrs && !out.nodes)
+			fail("a NODEIDS argument without its ids");
 	}
 	check_compact(v);
 	sl_jtype t = sl_json_type(v);

@@ -70,6 +70,7 @@ typedef struct open_st {
 typedef struct obs {
 	uint8_t node[20];
 	int64_t uptime, samples, reachable;
+	int64_t benched[3]; /* samples in which info.peers had it benched on P, X, C */
 } obs;
 
 /* A position in the list's order: before the first item, or the last one shown. */
@@ -121,7 +122,9 @@ static const sl_sql q_open = {
 	"SELECT tx, seq, type, node, subnet, start_ts, end_ts, weight, fee, potential FROM stakers "
 	"{sqlite:INDEXED BY stakers_open} WHERE end_tx IS NULL"
 };
-static const sl_sql q_obs = { "SELECT node, uptime, samples, reachable FROM node_obs" };
+static const sl_sql q_obs = {
+	"SELECT node, uptime, samples, reachable, benched_p, benched_x, benched_c FROM node_obs"
+};
 
 static int cmp_node_start(const void *a, const void *b)
 {
@@ -247,6 +250,8 @@ static int load(vreq *vq)
 		o->uptime = sl_col_i64(s, 1);
 		o->samples = sl_col_i64(s, 2);
 		o->reachable = sl_col_i64(s, 3);
+		for (int c = 0; c < 3; c++)
+			o->benched[c] = sl_col_i64(s, 4 + c);
 	}
 	if (e)
 		return api_fail_store(r, e);
@@ -659,6 +664,14 @@ static uint64_t percent6(uint64_t a, uint64_t b)
 	return v.w[0];
 }
 
+/* count of a node's samples in percent with 4 decimals (truncated); 0 when it was never sampled */
+static uint64_t sample_percent(const obs *ob, int64_t count)
+{
+	if (!ob || ob->samples <= 0 || count <= 0)
+		return 0;
+	return percent6((uint64_t)SL_MIN(count, ob->samples), (uint64_t)ob->samples) / 100;
+}
+
 static const sl_sql q_delegators = {
 	"SELECT d.tx, d.weight, u.amount FROM stakers d LEFT JOIN rewards w ON w.staking_tx = d.tx AND w.type = 3 "
 	"LEFT JOIN utxos u ON u.id = w.utxo WHERE d.node = ? AND d.type IN (14, 26) AND d.subnet = ? "
@@ -792,20 +805,15 @@ static int write_validator(vreq *vq, const vrow *v)
 		sl_jw_key(w, "validatorHealth");
 		sl_jw_obj(w);
 		sl_jw_key(w, "reachabilityPercent");
-		write_fixed(r,
-			    ob && ob->samples > 0 && ob->reachable >= 0
-				    ? percent6((uint64_t)SL_MIN(ob->reachable, ob->samples),
-					       (uint64_t)ob->samples) /
-					      100
-				    : 0,
-			    4);
-		/* not observed: the node's benched requests are not in what it reports */
-		sl_jw_key(w, "benchedPChainRequestsPercent");
-		sl_jw_u64(w, 0);
-		sl_jw_key(w, "benchedXChainRequestsPercent");
-		sl_jw_u64(w, 0);
-		sl_jw_key(w, "benchedCChainRequestsPercent");
-		sl_jw_u64(w, 0);
+		write_fixed(r, sample_percent(ob, ob ? ob->reachable : 0), 4);
+		/* the share of the samples in which the node's info.peers had it benched on each chain */
+		static const char *const benched[3] = { "benchedPChainRequestsPercent",
+							"benchedXChainRequestsPercent",
+							"benchedCChainRequestsPercent" };
+		for (int c = 0; c < 3; c++) {
+			sl_jw_key(w, benched[c]);
+			write_fixed(r, sample_percent(ob, ob ? ob->benched[c] : 0), 4);
+		}
 		sl_jw_obj_end(w);
 		sl_jw_key(w, "geolocation");
 		sl_jw_null(w);

@@ -299,6 +299,12 @@ static void write_manifest(sl_feed *f, sl_devnet *d)
 	sl_err e = b.err ? SL_ERR_TOO_LARGE : sl_feed_current_validators(f, b.p, b.len);
 	if (e)
 		sl_feed_fail(f, "cannot keep the current validators: %s", sl_err_name(e));
+	/* and what info.peers answers */
+	sl_buf_reset(&b);
+	sl_devnet_peers_write(d, &b);
+	e = b.err ? SL_ERR_TOO_LARGE : sl_feed_peers(f, b.p, b.len);
+	if (e)
+		sl_feed_fail(f, "cannot keep the peers: %s", sl_err_name(e));
 	sl_buf_release(&b);
 }
 

@@ -505,6 +505,13 @@ void sl_devnet_current_validators_write(const sl_devnet *d, sl_buf *out)
 	dn_p_current_validators(&d->w, &j);
 }
 
+void sl_devnet_peers_write(const sl_devnet *d, sl_buf *out)
+{
+	sl_jw j;
+	sl_jw_init(&j, out);
+	dn_peers(&d->w, &j);
+}
+
 void sl_devnet_manifest_write(const sl_devnet *d, sl_buf *out)
 {
 	const dn_world *w = &d->w;
@@ -569,6 +576,8 @@ void sl_devnet_manifest_write(const sl_devnet *d, sl_buf *out)
 	sl_jw_obj_end(&j);
 	sl_jw_key(&j, "nodes");
 	jw_nodes(&j, w);
+	sl_jw_key(&j, "peers"); /* what info.peers answers (peers.c) */
+	dn_peers(w, &j);
 	sl_jw_key(&j, "containers");
 	sl_jw_obj(&j);
 	for (int k = 0; k < SL_IDX__COUNT; k++) {

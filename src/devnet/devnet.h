@@ -108,6 +108,9 @@ void sl_devnet_manifest_write(const sl_devnet *d, sl_buf *out);
 /* The current primary-network validators as platform.getCurrentValidators's `validators` (a JSON
  * array), with the uptime and connectivity a node would observe (simulated, as the manifest says). */
 void sl_devnet_current_validators_write(const sl_devnet *d, sl_buf *out);
+/* The peers of a node of this network as info.peers's `peers` (a JSON array): its connected current
+ * primary validators, with simulated versions, times, tracked subnets and benched chains (peers.c). */
+void sl_devnet_peers_write(const sl_devnet *d, sl_buf *out);
 /* Chain ids of this network (cb58), for the node's --x-chain-id/--c-chain-id. */
 const char *sl_devnet_chain_id(const sl_devnet *d, char chain /* 'P', 'X', 'C' */);
 /* The same without building the network: the ids follow from the config alone ('A': the AVAX asset). */

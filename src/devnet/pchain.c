@@ -2669,6 +2669,49 @@ void dn_p_current_validators(const dn_world *w, sl_jw *j)
 	free(ndel);
 }
 
+size_t dn_p_current_primary(const dn_world *w, dn_pval *out, size_t cap)
+{
+	const struct dn_pstate *p = w->p;
+	size_t n = 0;
+	for (size_t i = 0; i < p->nst; i++) {
+		const p_staker *s = &p->st[i];
+		if (s->status != ST_ACTIVE || s->subnet >= 0 ||
+		    s->type_id == SL_P_ADD_PERMISSIONLESS_DELEGATOR_TX)
+			continue;
+		if (n < cap) {
+			out[n] = (dn_pval){ .node = s->node, .bad_uptime = s->bad_uptime };
+			memcpy(out[n].tx_id, s->tx_id, 32);
+			observed(s, &out[n].uptime, &out[n].connected);
+		}
+		n++;
+	}
+	return n;
+}
+
+size_t dn_p_node_subnets(const dn_world *w, dn_nodesub *out, size_t cap)
+{
+	const struct dn_pstate *p = w->p;
+	size_t n = 0;
+	for (size_t i = 0; i < p->nsubvals; i++) {
+		const p_staker *s = &p->st[p->subvals[i]];
+		if (n < cap) {
+			out[n].node = s->node;
+			memcpy(out[n].subnet, p->sn[s->subnet].id, 32);
+		}
+		n++;
+	}
+	for (size_t i = 0; i < p->nl1; i++) {
+		if (p->l1[i].removed)
+			continue;
+		if (n < cap) {
+			out[n].node = p->l1[i].node;
+			memcpy(out[n].subnet, p->sn[p->l1[i].subnet].id, 32);
+		}
+		n++;
+	}
+	return n;
+}
+
 static void jw_staker(sl_jw *j, const dn_world *w, const struct dn_pstate *p, const p_staker *s)
 {
 	sl_jw_obj(j);

@@ -297,6 +297,24 @@ void dn_p_manifest(const dn_world *w, sl_jw *jw);
 /* The current primary-network validators as platform.getCurrentValidators lists them (a JSON
  * array), with simulated uptimes and connectivity. */
 void dn_p_current_validators(const dn_world *w, sl_jw *jw);
+/* For peers.c: the primary validators current now, in the order getCurrentValidators lists them,
+ * with their simulated uptime (hundredths of a percent) and connectivity; and the (node, subnet)
+ * pairs of the permissioned subnet and L1 validators not ended. Each fills up to cap, returns
+ * how many there are. */
+typedef struct dn_pval {
+	uint32_t node;
+	uint8_t tx_id[32];
+	uint32_t uptime;
+	bool connected, bad_uptime;
+} dn_pval;
+typedef struct dn_nodesub {
+	uint32_t node;
+	uint8_t subnet[32];
+} dn_nodesub;
+size_t dn_p_current_primary(const dn_world *w, dn_pval *out, size_t cap);
+size_t dn_p_node_subnets(const dn_world *w, dn_nodesub *out, size_t cap);
+/* peers.c: the peers a node of this devnet has (info.peers's `peers`, a JSON array). */
+void dn_peers(const dn_world *w, sl_jw *jw);
 void dn_p_save(const dn_world *w, sl_buf *b);
 sl_err dn_p_load(dn_world *w, dn_rd *r); /* replaces w->p */
 

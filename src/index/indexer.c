@@ -1019,7 +1019,7 @@ int sl_indexer_run(sl_indexer *ix, volatile sig_atomic_t *stop)
 	int rr = 0, rc = 0;
 	int64_t next_progress = now_ns() + 1000000000, next_status = 0, next_observe = 0;
 	sl_http_client *ohc = ix->cfg.observe_s && !ix->cfg.dry_run ? sl_http_client_new() : NULL;
-	bool observe_failed = false;
+	bool observe_failed = false, peers_failed = false;
 	bool reported_caught_up = false;
 	uint64_t follow_txs = 0; /* txs applied at the last "following" line */
 	while (!stopping(ix)) {
@@ -1094,7 +1094,11 @@ int sl_indexer_run(sl_indexer *ix, volatile sig_atomic_t *stop)
 				       "cannot sample the node's validators (platform.getCurrentValidators): %s; "
 				       "trying again every %u s",
 				       e256, ix->cfg.observe_s);
+			else if (e256[0]) /* the validators were sampled, without what info.peers says */
+				SL_LOG(ix->log, peers_failed ? SL_DEBUG : SL_WARN,
+				       "sampled the node's validators without its peers: %s", e256);
 			observe_failed = oe != SL_OK;
+			peers_failed = !oe && e256[0];
 			next_observe = now + (int64_t)ix->cfg.observe_s * 1000000000;
 		}
 		if (ix->cfg.progress != SL_PROGRESS_OFF && now >= next_progress) {

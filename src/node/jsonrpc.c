@@ -8,6 +8,7 @@
 #include <wchar.h>
 #include <wctype.h>
 
+#include "crypto/addr.h"
 #include "crypto/cb58.h"
 #include "util/gofmt.h"
 #include "util/jsonv.h"
@@ -241,6 +242,35 @@ bool sl_rpc_arg_decode(sl_rpc_type t, sl_span raw, sl_arena *a, sl_rpc_val *v)
 			if (!sl_rpc_arg_decode(SL_RPC_STRING, e, a, &ev))
 				return false;
 			v->strs[i] = ev.set ? ev.s : "";
+		}
+		v->nstrs = n;
+		v->set = true;
+		return true;
+	}
+	case SL_RPC_NODEIDS: {
+		if (jt == SL_JT_NULL)
+			return true;
+		if (jt != SL_JT_ARRAY)
+			return false;
+		sl_jiter it;
+		sl_span e;
+		size_t n = 0;
+		sl_json_iter_init(&it, raw);
+		while (sl_json_arr_next(&it, &e))
+			n++;
+		v->nodes = sl_arena_array(a, n ? n : 1, sizeof *v->nodes);
+		if (!v->nodes)
+			return false;
+		sl_json_iter_init(&it, raw);
+		for (size_t i = 0; sl_json_arr_next(&it, &e); i++) {
+			/* ids.NodeID's UnmarshalJSON: null leaves the zero id; else the raw bytes between
+			 * the quotes, not unescaped */
+			memset(v->nodes[i], 0, 20);
+			if (raw_is(e, "null"))
+				continue;
+			if (e.len <= 2 + 7 || e.p[0] != '"' || e.p[e.len - 1] != '"' ||
+			    sl_nodeid_parse((const char *)e.p + 1, e.len - 2, v->nodes[i]))
+				return false;
 		}
 		v->nstrs = n;
 		v->set = true;

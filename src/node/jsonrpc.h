@@ -29,6 +29,7 @@ typedef enum sl_rpc_type {
 	SL_RPC_ENCODING, /* formatting.Encoding: "hex" | "hexc" | "hexnc" | "json", any case; default hex */
 	SL_RPC_LEVEL,	 /* *logging.Level: level name, any case; null = absent */
 	SL_RPC_STRINGS,	 /* []string */
+	SL_RPC_NODEIDS,	 /* []ids.NodeID: "NodeID-…" each, null the zero id; null or absent = none */
 } sl_rpc_type;
 
 typedef enum sl_encoding { SL_ENC_HEX, SL_ENC_HEXC, SL_ENC_HEXNC, SL_ENC_JSON } sl_encoding;
@@ -50,6 +51,7 @@ typedef struct sl_rpc_val {
 	int enc; /* ENCODING (sl_encoding); LEVEL (sl_level) */
 	const char **strs;
 	size_t nstrs;
+	uint8_t (*nodes)[20]; /* NODEIDS: nstrs of them */
 } sl_rpc_val;
 
 typedef struct sl_rpc_call {

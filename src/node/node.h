@@ -100,6 +100,9 @@ SL_MUST_USE sl_err sl_feed_reward_utxos(sl_feed *f, const uint8_t staking_tx[32]
 /* The current validators as platform.getCurrentValidators lists them (its `validators`, a JSON
  * array), from a source that knows the P-chain's state (the devnet); replaces the last. */
 SL_MUST_USE sl_err sl_feed_current_validators(sl_feed *f, const uint8_t *json, size_t len);
+/* The peers as info.peers lists them (its `peers`, a JSON array of avalanchego's peer.Info with
+ * `benched`), from a source that simulates them (the devnet); replaces the last. */
+SL_MUST_USE sl_err sl_feed_peers(sl_feed *f, const uint8_t *json, size_t len);
 /* The store's small metadata values (at most 4 KiB each); get: SL_ERR_NOT_FOUND when absent. */
 SL_MUST_USE sl_err sl_feed_meta_get(sl_feed *f, const char *key, uint8_t *out, size_t cap, size_t *len);
 SL_MUST_USE sl_err sl_feed_meta_put(sl_feed *f, const char *key, const void *val, size_t len);

@@ -264,8 +264,22 @@ static const char *const v7[] = {
 	NULL,
 };
 
+/*
+ * Version 8: what the node's info.peers says of its validators, sampled with getCurrentValidators
+ * (index/observe.c): the version each runs, and in how many of the samples it was benched on the
+ * P-, X- and C-chain (a node the answer does not list counts as not benched; version NULL until a
+ * sample lists it).
+ */
+static const char *const v8[] = {
+	"ALTER TABLE node_obs ADD COLUMN version TEXT",
+	"ALTER TABLE node_obs ADD COLUMN benched_p {int} NOT NULL DEFAULT 0",
+	"ALTER TABLE node_obs ADD COLUMN benched_x {int} NOT NULL DEFAULT 0",
+	"ALTER TABLE node_obs ADD COLUMN benched_c {int} NOT NULL DEFAULT 0",
+	NULL,
+};
+
 const sl_migration sl_migrations[] = {
-	{ 1, v1 }, { 2, v2 }, { 3, v3 }, { 4, v4 }, { 5, v5 }, { 6, v6 }, { 7, v7 },
+	{ 1, v1 }, { 2, v2 }, { 3, v3 }, { 4, v4 }, { 5, v5 }, { 6, v6 }, { 7, v7 }, { 8, v8 },
 };
 const size_t sl_nmigrations = SL_ARRAY_LEN(sl_migrations);
 

@@ -180,11 +180,17 @@ function validatorsAt(st) {
   const vals = w.stakers.filter((s) => !s.delegator && s.accepted <= k);
   const active = (s) => (s.delegator ? stateAt(s, k, T) === 'active' : statusAt(s, k, T) === 'active');
   const primaryTotal = w.stakers.filter((s) => s.primary && active(s)).reduce((a, s) => a + s.weight, 0n);
-  // what the node reported of a node: its active primary validation's uptime and connectivity
+  // what the node reported of a node: its active primary validation's uptime and connectivity, and
+  // the chains on which its info.peers has it benched (the manifest's peers: the connected validators;
+  // a node not among them is not counted benched). Each is the same in every sample, so 100 or 0.
   const obsOf = (node) => {
-    if (!observe) return { uptime: 0, reach: 0 };
+    const none = { uptime: 0, reach: 0, benched: { P: 0, X: 0, C: 0 } };
+    if (!observe) return none;
     const m = w.M.P.validators.find((v) => v.nodeId === node && v.subnetId === PRIMARY && v.validationStatus === 'active');
-    return m ? { uptime: uptimeMillionths(m.uptime), reach: m.connected ? 100 : 0 } : { uptime: 0, reach: 0 };
+    if (!m) return none;
+    const peer = w.M.peers.find((p) => p.nodeID === node);
+    const b = (c) => (peer?.benched.includes(c) ? 100 : 0);
+    return { uptime: uptimeMillionths(m.uptime), reach: m.connected ? 100 : 0, benched: { P: b('P'), X: b('X'), C: b('C') } };
   };
   const out = vals.map((s) => {
     const m = s.m, status = statusAt(s, k, T);
@@ -217,7 +223,7 @@ function validatorsAt(st) {
         ...(s.primary ? { delegationCapacity: String(keys.capacity) } : {}),
         potentialRewards: { validationRewardAmount: s.primary ? String(m.potentialReward) : '0',
           delegationRewardAmount: String(cur.reduce((a, d) => a + split(BigInt(d.m.potentialReward), m.delegationFee)[1], 0n)), ...owners },
-        validatorHealth: { reachabilityPercent: o.reach, benchedPChainRequestsPercent: 0, benchedXChainRequestsPercent: 0, benchedCChainRequestsPercent: 0 },
+        validatorHealth: { reachabilityPercent: o.reach, benchedPChainRequestsPercent: o.benched.P, benchedXChainRequestsPercent: o.benched.X, benchedCChainRequestsPercent: o.benched.C },
         geolocation: null,
       });
     } else if (status === 'completed') {
@@ -330,6 +336,9 @@ test('the truth: now is the last P block\'s time, each status the manifest\'s, e
   assert.ok(all.some((x) => x.status === 'completed' && x.s.m.committed === false), 'an aborted validation');
   assert.ok(all.some((x) => x.status === 'active' && x.item.delegatorCount > 1), 'an active validator with delegators');
   t.diagnostic(`${all.filter((x) => x.status === 'active' && x.item.validatorHealth.reachabilityPercent === 0).length} active validators seen disconnected`);
+  const benched = all.filter((x) => x.status === 'active' && ['P', 'X', 'C'].some((c) => x.item.validatorHealth[`benched${c}ChainRequestsPercent`] > 0));
+  t.diagnostic(`${benched.length} active validators benched on some chain`);
+  assert.ok(benched.length > 0, 'an active validator that the node\'s peers list benched');
 });
 
 // ---- 1. the list, every field ---------------------------------------------------------------------------------------
