@@ -23,7 +23,8 @@
  *   set     a filter on delegationCapacity, timeRemaining or uptimePerformance,
  *           or one of them as sortBy: those values exist only for validators not
  *           ended, so they are computed here for the network's staking set (every
- *           staker not ended, current or pending, read whole from stakers_open: at
+ *           staker not ended, current or pending, read whole from stakers_open, which
+ *           leaves out permissioned validators past their end (stakers.vout): at
  *           most API_MAX_OPEN_STAKERS, a few thousand on mainnet), filtered and
  *           sorted here. Sorted by such a value, the validators that have none
  *           (ended ones; pending ones for the uptime; subnet validators for the
@@ -120,7 +121,7 @@ static int status_of(int type, bool ended, bool removed, int64_t start, int64_t 
 
 static const sl_sql q_open = {
 	"SELECT tx, seq, type, node, subnet, start_ts, end_ts, weight, fee, potential FROM stakers "
-	"{sqlite:INDEXED BY stakers_open} WHERE end_tx IS NULL"
+	"{sqlite:INDEXED BY stakers_open} WHERE end_tx IS NULL AND vout IS NULL"
 };
 static const sl_sql q_obs = {
 	"SELECT node, uptime, samples, reachable, benched_p, benched_x, benched_c FROM node_obs"

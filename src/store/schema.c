@@ -255,6 +255,10 @@ static const char *const v7[] = {
 	/* the pending stakers a block's time may start, the permissioned ones it may end */
 	"CREATE INDEX stakers_vpending ON stakers (start_ts) WHERE vin IS NULL",
 	"CREATE INDEX stakers_vexpiring ON stakers (end_ts) WHERE type = 13 AND vout IS NULL",
+	/* the staking set without the permissioned validators past their end, which no tx ends
+	 * (vout marks them): the validators list reads it whole on every request */
+	"DROP INDEX stakers_open",
+	"CREATE INDEX stakers_open ON stakers (node, start_ts) WHERE end_tx IS NULL AND vout IS NULL",
 	/* and what each L1 validator tx left of its validation: the weight and remaining balance after
 	 * it (8-byte big-endian), and how much the tx moved into the balance (negative: refunded) */
 	"ALTER TABLE l1_txs ADD COLUMN weight {blob}",
