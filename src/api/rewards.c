@@ -521,11 +521,12 @@ static int genesis_stakers(api_req *r, const gstaker **v, size_t *n)
 	"s.seq, s.tx, s.type, s.node, s.subnet, s.start_ts, s.end_ts, s.weight, s.rewards_owner, s.potential"
 #define STAKE_TYPES "(12, 14, 25, 26)" /* AddValidatorTx, AddDelegatorTx and their permissionless forms */
 
-/* An address's: its staking txs (addr_txs also names a staker's rewards owner) whose staker has not
- * ended; read_pending drops the stakes it only paid for or staked in. A seq names one tx (but the
+/* An address's: its staking txs (addr_txs also names a staker's rewards owner; the partial index
+ * addr_txs_staking holds those rows alone) whose staker has not ended; read_pending drops the stakes it only paid for or staked in. A seq names one tx (but the
  * genesis's, seq 0, which no addr_txs row of this type has), so the seq alone is the cursor here. */
 #define FROM_PADDR                                                                                  \
-	"SELECT " PEND_COLS " FROM addr_txs a JOIN txs t ON t.chain = a.chain AND t.seq = a.seq "   \
+	"SELECT " PEND_COLS " FROM addr_txs a {sqlite:INDEXED BY addr_txs_staking} "                \
+	"JOIN txs t ON t.chain = a.chain AND t.seq = a.seq "                                        \
 	"JOIN stakers s ON s.tx = t.id WHERE a.chain = 0 AND a.addr = ? AND a.type IN " STAKE_TYPES \
 	" AND s.end_tx IS NULL AND "
 static const sl_sql q_paddr_asc = { FROM_PADDR "a.seq > ? ORDER BY a.seq LIMIT ?" };

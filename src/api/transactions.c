@@ -1326,7 +1326,8 @@ int api_list_asset_transactions(api_req *r)
  * (the tx's block time).
  */
 #define FROM_STAKING                                                                                     \
-	"SELECT a.seq, a.ts, a.type FROM addr_txs a JOIN txs t ON t.chain = a.chain AND t.seq = a.seq "  \
+	"SELECT a.seq, a.ts, a.type FROM addr_txs a {sqlite:INDEXED BY addr_txs_staking} "               \
+	"JOIN txs t ON t.chain = a.chain AND t.seq = a.seq "                                             \
 	"JOIN stakers s ON s.tx = t.id WHERE a.chain = ? AND a.addr = ? AND a.type IN (12, 14, 25, 26) " \
 	"AND s.end_tx IS NULL AND s.start_ts <= ? AND "
 static const sl_sql q_staking_asc = { FROM_STAKING "a.seq > ? ORDER BY a.seq LIMIT ?" };

@@ -259,6 +259,8 @@ static const char *const v7[] = {
 	 * (vout marks them): the validators list reads it whole on every request */
 	"DROP INDEX stakers_open",
 	"CREATE INDEX stakers_open ON stakers (node, start_ts) WHERE end_tx IS NULL AND vout IS NULL",
+	/* an address's staking txs alone (pending rewards), where its P-chain txs are mostly others */
+	"CREATE INDEX addr_txs_staking ON addr_txs (chain, addr, seq) WHERE type IN (12, 14, 25, 26)",
 	/* and what each L1 validator tx left of its validation: the weight and remaining balance after
 	 * it (8-byte big-endian), and how much the tx moved into the balance (negative: refunded) */
 	"ALTER TABLE l1_txs ADD COLUMN weight {blob}",
