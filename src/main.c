@@ -23,6 +23,8 @@ static const struct command commands[] = {
 	{ "index", cmd_index, "read a node's container indexes into the SQL store of the Data API" },
 	{ "api", cmd_api, "serve the Data API (/v1) from that store" },
 	{ "dump", cmd_dump, "print a store in a canonical text form (to compare two stores)" },
+	{ "prices", cmd_prices,
+	  "load daily prices (a CSV file) into the store, for the rewards' historicalPrice" },
 };
 
 static int usage(FILE *f)
