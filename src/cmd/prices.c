@@ -20,7 +20,7 @@
 
 typedef struct prices_opts {
 	const char *store, *data_dir, *config_file;
-	bool help;
+	bool check, help;
 } prices_opts;
 
 #define O(f) offsetof(prices_opts, f)
@@ -30,6 +30,8 @@ static const sl_opt opts[] = {
 	  "postgres://… for PostgreSQL; else a SQLite file (default <data-dir>/index.db)" },
 	{ "data-dir", SL_OPT_STR, O(data_dir), NULL, 0,
 	  "where the SQLite store lives (default ~/.snowline)" },
+	{ "check", SL_OPT_BOOL, O(check), NULL, 0,
+	  "only check the file: say how many prices it holds, write nothing" },
 	{ "help", SL_OPT_BOOL, O(help), NULL, 0, "show this help" },
 };
 
@@ -93,6 +95,14 @@ static bool read_file(const char *cmd, const char *path, char **text, size_t *n)
 	return true;
 }
 
+/* Count the rows (--check). */
+static sl_err count_row(void *ctx, const sl_price_row *row)
+{
+	(void)row;
+	(*(size_t *)ctx)++;
+	return SL_OK;
+}
+
 int cmd_prices_load(const char *cmd, const char *store, const char *path)
 {
 	char *text = NULL, err[256];
@@ -143,6 +153,21 @@ int cmd_prices(int argc, char **argv)
 	}
 	if (rest != argc - 1) {
 		fprintf(stderr, "snowline prices: give one file of prices (snowline prices --help)\n");
+		goto out;
+	}
+	if (o.check) {
+		char *text = NULL, e256[256];
+		size_t n = 0, rows = 0;
+		rc = 1;
+		if (read_file("prices", argv[rest], &text, &n)) {
+			if (sl_prices_parse(text, n, count_row, &rows, e256))
+				fprintf(stderr, "snowline prices: %s: %s\n", argv[rest], e256);
+			else {
+				printf("%s: %zu price%s\n", argv[rest], rows, rows == 1 ? "" : "s");
+				rc = 0;
+			}
+		}
+		free(text);
 		goto out;
 	}
 	char store[1100];
