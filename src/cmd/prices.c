@@ -59,20 +59,21 @@ static bool read_file(const char *cmd, const char *path, char **text, size_t *n)
 	char *p = malloc(cap);
 	bool ok = p != NULL;
 	while (ok) {
-		if (len == cap) {
-			if (cap > SL_PRICES_MAX_FILE) {
-				fprintf(stderr, "snowline %s: %s: larger than %u bytes\n", cmd, path,
-					SL_PRICES_MAX_FILE);
-				ok = false;
-				break;
-			}
-			char *q = realloc(p, cap * 2);
+		if (len > SL_PRICES_MAX_FILE) {
+			fprintf(stderr, "snowline %s: %s: larger than %u bytes\n", cmd, path,
+				SL_PRICES_MAX_FILE);
+			ok = false;
+			break;
+		}
+		if (len == cap) { /* grow to at most one byte past the bound, which then refuses the file */
+			size_t ncap = SL_MIN(cap * 2, (size_t)SL_PRICES_MAX_FILE + 1);
+			char *q = realloc(p, ncap);
 			if (!q) {
 				ok = false;
 				break;
 			}
 			p = q;
-			cap *= 2;
+			cap = ncap;
 		}
 		size_t got = fread(p + len, 1, cap - len, f);
 		len += got;

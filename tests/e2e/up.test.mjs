@@ -169,9 +169,10 @@ test('up refuses: a bad option (exit 2), the API port taken (exit 1)', async () 
   const net = await run(['up', '--network', 'nowhere', '--data-dir', tempDir()]);
   assert.equal(net.code, 2, net.out);
   assert.match(net.out, /--network/);
-  const badPrices = join(tempDir(), 'prices.csv');
+  const pdir = tempDir('snowline-up-prices-'); dirs.push(pdir);
+  const badPrices = join(pdir, 'prices.csv');
   writeFileSync(badPrices, '2024-01-01,usd,1\n2024-01-02,usd,one\n');
-  const bp = await run(['up', '--data-dir', tempDir(), '--http-port', String(await freePort()), '--api-port', String(await freePort()),
+  const bp = await run(['up', '--data-dir', join(pdir, 'data'), '--http-port', String(await freePort()), '--api-port', String(await freePort()),
     '--devnet-txs', '200', '--devnet-interval-ms', '0', '--progress', 'off', '--prices', badPrices], 60000);
   assert.equal(bp.code, 1, bp.out);
   assert.match(bp.out, /snowline up: .*prices\.csv: line 2: price 'one'/);
