@@ -24,6 +24,8 @@ static const struct command commands[] = {
 	{ "api", cmd_api, "serve the Data API (/v1) from that store" },
 	{ "dump", cmd_dump, "print a store in a canonical text form (to compare two stores)" },
 	{ "validator-set", cmd_vset, "a subnet's validators, weights and BLS keys at a P-chain height" },
+	{ "prices", cmd_prices,
+	  "load daily prices (a CSV file) into the store, for the rewards' historicalPrice" },
 };
 
 static int usage(FILE *f)

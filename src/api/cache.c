@@ -8,9 +8,10 @@
  * (path and query: the method, the key it was sent with and its other headers
  * change nothing in the body) and of what the store holds. The store's
  * content is named by its generation: the five index cursors, which every
- * batch the indexer applies advances in the same transaction, and whether
- * genesis is applied (the one write before the first batch; nothing else
- * writes what the API reads). So an entry made at generation g answers only
+ * batch the indexer applies advances in the same transaction, whether
+ * genesis is applied (the one write before the first batch), and the last
+ * load of prices (store/prices.h: each load raises max(prices.loaded) in its
+ * transaction); nothing else writes what the API reads. So an entry made at generation g answers only
  * requests that read g; the indexer's next batch makes every entry stale at
  * once, whichever API server made it.
  *

@@ -21,7 +21,10 @@
  * node's come from its stakers → rewards → utxos. Key: the time of the
  * RewardValidatorTx (the UTXO's creation), id: the UTXO's; newest first by
  * default (the OpenAPI document says only "sorted by timestamp").
- * reward.historicalPrice is left out: snowline keeps no prices yet.
+ * reward.historicalPrice: the price table's (store/prices.h) for the UTC day
+ * of that time in the requested currency, left out when the table has none;
+ * read per page, one range of the table per 64 days the page's rewards span
+ * (prepare_prices).
  *
  * Pending: one item per primary-network validator or delegator not ended yet
  * (no RewardValidatorTx): current ones (started at the chain's time, the
@@ -38,6 +41,7 @@
 #include "api/internal.h"
 
 #include "codec/rewards.h"
+#include "store/prices.h"
 #include "util/u256.h"
 
 /* ---- the shape both lists share ---------------------------------------------------------- */
@@ -59,6 +63,8 @@ typedef struct item {
 	uint32_t idx;
 	uint64_t amount;
 	bool ended;
+	const char *price; /* historicalPrice.value (arena), or NULL */
+	size_t price_len;
 	/* pending */
 	uint64_t potential;
 	bool has_potential;
@@ -331,9 +337,75 @@ static void read_reward(sl_stmt *s, item *x)
 
 static const list_kind historical = { read_reward, true };
 
+/* The days a price range read spans at most: a page's rewards within that many days of each other
+ * are one read of at most that many rows. */
+#define PRICE_WINDOW_DAYS 64
+
+static const sl_sql q_prices = { "SELECT day, price FROM prices WHERE currency = ? AND day >= ? AND day <= ? "
+				 "ORDER BY day" };
+
+static int cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * historicalPrice of the items shown: the price on the UTC day of each one's time (its key) in the
+ * currency asked for. The days of the page, sorted, are read in ranges of up to PRICE_WINDOW_DAYS
+ * days: one read for a page whose rewards are that close in time, at most one per item.
+ */
+static int prepare_prices(api_req *r, item **shown, size_t n, const void *ctx)
+{
+	const char *cur = ctx;
+	if (!n)
+		return 0;
+	int64_t *days = sl_arena_array(r->arena, n, sizeof *days);
+	if (!days)
+		return api_fail(r, 500, "out of memory");
+	for (size_t i = 0; i < n; i++) {
+		days[i] = sl_price_day(shown[i]->key);
+		shown[i]->price = NULL;
+	}
+	qsort(days, n, sizeof *days, cmp_i64);
+	for (size_t i = 0; i < n;) {
+		int64_t lo = days[i], hi = lo + (PRICE_WINDOW_DAYS - 1) * (int64_t)86400;
+		while (i < n && days[i] <= hi)
+			i++;
+		hi = days[i - 1];
+		sl_stmt *s = sl_stmt_get(r->db, &q_prices);
+		if (!s)
+			return api_fail_store(r, SL_ERR_STORE);
+		sl_bind_text(s, 0, cur, strlen(cur));
+		sl_bind_i64(s, 1, lo);
+		sl_bind_i64(s, 2, hi);
+		sl_err e = sl_stmt_query(s);
+		while (!e && sl_stmt_next(s, &e)) {
+			int64_t day = sl_col_i64(s, 0);
+			size_t len = 0;
+			const char *p = sl_col_text(s, 1, &len);
+			if (!p || !sl_price_canonical(p, len))
+				continue; /* not a price the loader writes (a row written by hand) */
+			char *v = NULL;
+			for (size_t k = 0; k < n; k++) {
+				if (sl_price_day(shown[k]->key) != day)
+					continue;
+				if (!v && !(v = sl_arena_alloc(r->arena, len)))
+					return api_fail(r, 500, "out of memory");
+				memcpy(v, p, len);
+				shown[k]->price = v;
+				shown[k]->price_len = len;
+			}
+		}
+		if (e)
+			return api_fail_store(r, e);
+	}
+	return 0;
+}
+
 static void write_reward(api_req *r, const item *x, const void *ctx)
 {
-	(void)ctx;
+	const char *cur = ctx;
 	sl_jw *w = &r->w;
 	sl_jw_obj(w);
 	write_stake(r, x);
@@ -342,7 +414,22 @@ static void write_reward(api_req *r, const item *x, const void *ctx)
 	sl_jw_key(w, "outputIndex");
 	sl_jw_u64(w, x->idx);
 	sl_jw_key(w, "reward");
-	api_asset_amount(r, x->asset, x->amount, NULL, 0);
+	sl_jw_obj(w);
+	api_asset_amount_fields(r, x->asset, x->amount);
+	if (x->price) {
+		/* Price (spec 000): value a string; the hosted API's Money: a number, the same digits */
+		sl_jw_key(w, "historicalPrice");
+		sl_jw_obj(w);
+		sl_jw_key(w, "currencyCode");
+		sl_jw_str(w, cur);
+		sl_jw_key(w, "value");
+		if (r->api->cfg.compat == SL_COMPAT_UPSTREAM)
+			sl_jw_raw(w, x->price, x->price_len);
+		else
+			sl_jw_strn(w, x->price, x->price_len);
+		sl_jw_obj_end(w);
+	}
+	sl_jw_obj_end(w);
 	sl_jw_key(w, "rewardTxHash");
 	if (x->ended)
 		api_write_id(r, x->end_tx);
@@ -376,7 +463,8 @@ int api_list_rewards(api_req *r)
 			return rc;
 		n += got;
 	}
-	return write_page(r, v, n, page, desc, "historicalRewards", NULL, write_reward, NULL);
+	const char *cur = sl_price_currencies[api_arg(r, "currency")->i];
+	return write_page(r, v, n, page, desc, "historicalRewards", prepare_prices, write_reward, cur);
 }
 
 /* ---- the P-chain's now ----------------------------------------------------------------------- */

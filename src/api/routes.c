@@ -8,7 +8,8 @@
 
 static const char *const sort_orders[] = { "asc", "desc", NULL };
 static const char *const utxo_sorts[] = { "timestamp", "amount", NULL };
-/* CurrencyCode (data-api.md §4); usd by default */
+/* CurrencyCode (data-api.md §4); usd by default. The same list, in the same order, as the price
+ * table's sl_price_currencies (store/prices.h; test_api_params checks it). */
 static const char *const currencies[] = { "usd", "eur", "aud", "cad", "chf", "clp", "cny", "czk",
 					  "dkk", "gbp", "hkd", "huf", "jpy", "nzd", NULL };
 
@@ -100,8 +101,9 @@ static const api_param p_node_blocks[] = {
 	PAGE_SIZE(100, 10),
 };
 
-/* Newest first by default (rewards.c). currency is checked and otherwise unused: historicalPrice needs
- * a table of prices, which snowline does not have yet (docs/api.md). */
+/* Newest first by default (rewards.c). currency: the currency of reward.historicalPrice, from the
+ * price table (store/prices.h); no other route takes it (the routes of spec 000 that do, EVM ones,
+ * are not served). */
 static const api_param p_rewards[] = {
 	ADDRESSES(API_MAX_ADDRESSES_GET, 0),
 	{ .name = "nodeIds", .kind = AP_NODE_IDS, .max = API_MAX_NODE_IDS, .flags = AP_FULL_IDS },

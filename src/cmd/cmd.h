@@ -18,5 +18,6 @@ int cmd_api(int argc, char **argv);
 int cmd_up(int argc, char **argv);
 int cmd_dump(int argc, char **argv);
 int cmd_vset(int argc, char **argv);
+int cmd_prices(int argc, char **argv);
 
 #endif

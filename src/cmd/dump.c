@@ -40,8 +40,9 @@ static const char usage[] =
 	"with \\\\ \\' \\t \\n \\r \\xHH escapes, NULL as NULL. Two stores of the same history dump to the same\n"
 	"bytes whatever their backend. Left out, as they differ between runs by design: the meta row\n"
 	"'token_secret' (the page-token secret, random per store), the progress status columns\n"
-	"cursors.head and cursors.caught_up_ms, and the table node_obs (what the indexer saw of the node's\n"
-	"validators when it sampled them; --table node_obs dumps it). The dump reads one snapshot of the\n"
+	"cursors.head and cursors.caught_up_ms, the table node_obs (what the indexer saw of the node's\n"
+	"validators when it sampled them; --table node_obs dumps it) and the table prices (loaded from\n"
+	"outside the chain by snowline prices; --table prices). The dump reads one snapshot of the\n"
 	"store (an indexer may be writing to it). docs/operations.md has an example.";
 
 static sl_err write_file(void *ctx, const void *p, size_t n)

@@ -33,7 +33,7 @@
 
 typedef struct up_opts {
 	const char *data_dir, *host, *node, *store, *genesis, *network, *seed, *compat, *keys, *origins;
-	const char *log_level, *log_display_level, *progress, *config_file;
+	const char *log_level, *log_display_level, *progress, *config_file, *prices;
 	uint64_t http_port, api_port, txs, accounts, validators, start_time, interval_ms, anon_rate;
 	bool help;
 } up_opts;
@@ -71,6 +71,8 @@ static const sl_opt opts[] = {
 	{ "rate-anonymous", SL_OPT_U64, O(anon_rate), "0", 1000000,
 	  "Data API requests per second per client address without a key (0: unlimited)" },
 	{ "allowed-origins", SL_OPT_STR, O(origins), "*", 0, "CORS: origins a browser page may call from" },
+	{ "prices", SL_OPT_STR, O(prices), NULL, 0,
+	  "load this CSV of daily prices (snowline prices --help) into the store before serving" },
 	{ "progress", SL_OPT_STR, O(progress), "auto", 0,
 	  "the indexer's progress: auto (tty on a terminal, else log), tty, log, off" },
 	{ "log-level", SL_OPT_STR, O(log_level), "info", 0,
@@ -321,6 +323,11 @@ int cmd_up(int argc, char **argv)
 	}
 	if (!index.ix)
 		goto done_metrics;
+	/* the store exists now (the indexer made it); its writer has not started */
+	if (o.prices && cmd_prices_load("up", store, o.prices)) {
+		rc = 1;
+		goto done_index;
+	}
 	sl_api_config ac = { .store_url = store,
 			     .host = o.host,
 			     .port = (uint16_t)o.api_port,

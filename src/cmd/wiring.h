@@ -65,6 +65,9 @@ void cmd_signals(volatile sig_atomic_t *flag);
 bool cmd_compat(const char *cmd, const char *s, sl_compat *out);
 bool cmd_progress(const char *cmd, const char *s, sl_index_progress *out);
 bool cmd_level(const char *cmd, const char *option, const char *s, sl_level *out);
+/* prices.c: load the prices of the CSV file at path into the store (SL_DB_LOAD); 0, or the exit
+ * status after a message "snowline <cmd>: …" on standard error. */
+int cmd_prices_load(const char *cmd, const char *store, const char *path);
 /* The store of --store, else <data-dir>/index.db (data-dir: ~/.snowline by default; made when
  * make_dir, for the writer). */
 void cmd_store(const char *store, const char *data_dir, bool make_dir, char *out, size_t n);

@@ -69,6 +69,7 @@ static const struct {
 	const char *table, *why;
 } omit_tables[] = {
 	{ "node_obs", "what the indexer saw of the node's validators when it sampled them" },
+	{ "prices", "prices loaded from outside the chain (snowline prices)" },
 };
 static const struct {
 	const char *table, *column, *value, *why;

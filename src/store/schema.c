@@ -284,8 +284,23 @@ static const char *const v8[] = {
 	NULL,
 };
 
+/*
+ * Version 9: the price table (store/prices.h): the price of the network's asset on a UTC day in a
+ * currency, loaded from outside the chain (`snowline prices`), which the rewards list shows as
+ * historicalPrice. Not chain data, so not in the canonical dump. day: the unix seconds of the day's
+ * midnight UTC; currency: a CurrencyCode in lower case; price: a decimal as loaded (no floats).
+ * loaded: the load that last wrote the row (1 + the largest before it), so max(loaded), read from
+ * its index, names what the table holds for the API's response cache.
+ */
+static const char *const v9[] = {
+	"CREATE TABLE prices (currency TEXT NOT NULL, day {int} NOT NULL, price TEXT NOT NULL, "
+	"loaded {int} NOT NULL, PRIMARY KEY (currency, day)) {without_rowid}",
+	"CREATE INDEX prices_loaded ON prices (loaded)",
+	NULL,
+};
+
 const sl_migration sl_migrations[] = {
-	{ 1, v1 }, { 2, v2 }, { 3, v3 }, { 4, v4 }, { 5, v5 }, { 6, v6 }, { 7, v7 }, { 8, v8 },
+	{ 1, v1 }, { 2, v2 }, { 3, v3 }, { 4, v4 }, { 5, v5 }, { 6, v6 }, { 7, v7 }, { 8, v8 }, { 9, v9 },
 };
 const size_t sl_nmigrations = SL_ARRAY_LEN(sl_migrations);
 
@@ -345,8 +360,8 @@ static sl_err read_version(sl_conn *c, int *version)
 sl_err sl_schema_apply(sl_conn *c, sl_db_mode mode, int *version)
 {
 	const char *be = sl_conn_backend(c);
-	if (mode == SL_DB_READ) {
-		/* A reader needs the schema this build knows; the indexer makes it. */
+	if (mode != SL_DB_WRITE) {
+		/* A reader (or a loader of prices) needs the schema this build knows; the indexer makes it. */
 		if (read_version(c, version))
 			return sl_conn_fail(c, SL_ERR_NOT_FOUND,
 					    "the store has no snowline schema yet (%s): start "

@@ -94,6 +94,8 @@ sl_db *sl_db_open(const sl_db_config *cfg, char err[256])
 		db->cfg.pool_size = 8;
 	if (cfg->mode == SL_DB_WRITE)
 		db->cfg.pool_size = 1; /* the writer's one connection holds the store's writer lock */
+	if (cfg->mode == SL_DB_LOAD)
+		db->cfg.pool_size = 1;
 	const char *u = cfg->url ? cfg->url : "";
 	if (!strncmp(u, "postgres://", 11) || !strncmp(u, "postgresql://", 13)) {
 		db->be = &sl_backend_pg;

@@ -62,6 +62,9 @@ typedef struct sl_sql {
 typedef enum sl_db_mode {
 	SL_DB_READ,  /* queries only (API servers): the schema must exist and be current */
 	SL_DB_WRITE, /* the indexer: creates the schema or migrates it to the current version */
+	SL_DB_LOAD,  /* a writer of a table the indexer never writes (prices: `snowline prices`) beside
+		      * it: no writer lock, the schema must exist and be current (SQLite serializes its
+		      * transactions with the indexer's, waiting up to the busy timeout) */
 } sl_db_mode;
 
 typedef struct sl_db_config {

@@ -86,10 +86,14 @@ static void *connect(const sl_db_config *cfg, const char *url, char err[256])
 		return NULL;
 	}
 	/* Bounded work per statement for readers; unhurried bulk writes for the writer. */
-	const char *setup = cfg->mode == SL_DB_WRITE
-				    ? "SET application_name = 'snowline index'; SET synchronous_commit = on"
-				    : "SET application_name = 'snowline api'; SET statement_timeout = '10s'; "
-				      "SET default_transaction_read_only = on";
+	const char *setup =
+		cfg->mode == SL_DB_WRITE
+			? "SET application_name = 'snowline index'; SET synchronous_commit = on"
+		: cfg->mode == SL_DB_LOAD
+			? "SET application_name = 'snowline prices'; SET synchronous_commit = on; "
+			  "SET statement_timeout = '60s'"
+			: "SET application_name = 'snowline api'; SET statement_timeout = '10s'; "
+			  "SET default_transaction_read_only = on";
 	PGresult *r = PQexec(pg, setup);
 	bool ok = PQresultStatus(r) == PGRES_COMMAND_OK;
 	PQclear(r);

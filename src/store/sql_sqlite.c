@@ -50,9 +50,10 @@ static void *connect(const sl_db_config *cfg, const char *path, char err[256])
 			return NULL;
 		}
 	}
-	bool write = cfg->mode == SL_DB_WRITE;
-	int flags = SQLITE_OPEN_NOMUTEX |
-		    (write ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE : SQLITE_OPEN_READONLY);
+	bool write = cfg->mode == SL_DB_WRITE, load = cfg->mode == SL_DB_LOAD;
+	int flags = SQLITE_OPEN_NOMUTEX | (write  ? SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE
+					   : load ? SQLITE_OPEN_READWRITE
+						  : SQLITE_OPEN_READONLY);
 	int rc = sqlite3_open_v2(path, &db, flags, NULL);
 	if (rc != SQLITE_OK) {
 		snprintf(err, 256, "cannot open %s: %s", path, db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
@@ -70,7 +71,8 @@ static void *connect(const sl_db_config *cfg, const char *path, char err[256])
 		"PRAGMA cache_size = -%u; PRAGMA temp_store = MEMORY; PRAGMA mmap_size = 1073741824;%s",
 		mb * 1024,
 		write ? " PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA wal_autocheckpoint = 10000;"
-		      : " PRAGMA query_only = 1;");
+		: load ? " PRAGMA synchronous = NORMAL;"
+		       : " PRAGMA query_only = 1;");
 	char *msg = NULL;
 	if (sqlite3_exec(db, pragmas, NULL, NULL, &msg) != SQLITE_OK) {
 		snprintf(err, 256, "cannot set up %s: %s", path, msg ? msg : sqlite3_errmsg(db));

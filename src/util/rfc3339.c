@@ -23,6 +23,25 @@ static bool digits(const char *s, size_t n, unsigned *v)
 	return true;
 }
 
+/* Is y-mo-d a day of the calendar, in 1970..9999? */
+static bool valid_date(unsigned y, unsigned mo, unsigned d)
+{
+	static const unsigned mdays[12] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+	if (y < 1970 || mo < 1 || mo > 12 || d < 1 || d > mdays[mo - 1])
+		return false;
+	return !(mo == 2 && d == 29 && !(y % 4 == 0 && (y % 100 != 0 || y % 400 == 0)));
+}
+
+sl_err sl_date_parse(const char *s, size_t n, int64_t *secs)
+{
+	unsigned y, mo, d;
+	if (n != 10 || s[4] != '-' || s[7] != '-' || !digits(s, 4, &y) || !digits(s + 5, 2, &mo) ||
+	    !digits(s + 8, 2, &d) || !valid_date(y, mo, d))
+		return SL_ERR_INVALID;
+	*secs = days_from_civil(y, mo, d) * 86400;
+	return SL_OK;
+}
+
 sl_err sl_rfc3339_parse(const char *s, size_t n, int64_t *ns)
 {
 	unsigned y, mo, d, h, mi, se;
@@ -30,10 +49,7 @@ sl_err sl_rfc3339_parse(const char *s, size_t n, int64_t *ns)
 	    s[16] != ':' || !digits(s, 4, &y) || !digits(s + 5, 2, &mo) || !digits(s + 8, 2, &d) ||
 	    !digits(s + 11, 2, &h) || !digits(s + 14, 2, &mi) || !digits(s + 17, 2, &se))
 		return SL_ERR_INVALID;
-	static const unsigned mdays[12] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
-	if (y < 1970 || mo < 1 || mo > 12 || d < 1 || d > mdays[mo - 1] || h > 23 || mi > 59 || se > 59)
-		return SL_ERR_INVALID;
-	if (mo == 2 && d == 29 && !(y % 4 == 0 && (y % 100 != 0 || y % 400 == 0)))
+	if (!valid_date(y, mo, d) || h > 23 || mi > 59 || se > 59)
 		return SL_ERR_INVALID;
 	size_t i = 19;
 	int64_t frac = 0;

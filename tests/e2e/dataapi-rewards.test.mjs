@@ -15,12 +15,19 @@
 //  3. paging: page sizes 1, 7 and 100 in both orders give each item once, in order;
 //  4. every page of every request above parses with the SDK's (@avalanche-sdk/chainkit 0.3.13)
 //     ListHistoricalRewardsResponse made strict (no key it does not know), and the SDK itself reads
-//     the lists through its own pagination, getting the bodies as they were sent.
+//     the lists through its own pagination, getting the bodies as they were sent;
+//  5. historicalPrice: `snowline prices` loads a CSV covering some of the rewards' days, in usd
+//     and eur; each reward then carries the price of its UTC day in the currency asked for (usd by
+//     default), exactly as the file gave it (a string; a number under --compat upstream, which the
+//     SDK's strict schema takes), and none on a day or in a currency the file does not cover; the
+//     running server's cached pages change with a load; a bad file changes nothing.
 // Bad input is dataapi-badinput.test.mjs's (table-driven from routes.c).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { tempDir, cleanup } from './lib.mjs';
+import { writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { tempDir, cleanup, BIN } from './lib.mjs';
 import * as L from './dataapi-lib.mjs';
 import { checkBody, sdkClient, NETWORK, SCHEMAS } from './dataapi-schema-lib.mjs';
 
@@ -59,7 +66,7 @@ after(async () => {
  * endTimestamp and amountStaked are its stake's (start: when the stake began counting, as its stake
  * outputs have it), rewardTxHash the RewardValidatorTx that paid it, whose time orders the list
  * (then the UTXO id's bytes); addresses are the UTXO's owners as the API writes every address
- * (bech32, no chain prefix); reward.historicalPrice is not served (no prices).
+ * (bech32, no chain prefix); reward.historicalPrice is not served until prices are loaded (5.).
  */
 function rewardTruth(T) {
   const stakes = new Map(); // staking tx → { start, end, amount }
@@ -261,4 +268,145 @@ test('the official SDK reads the lists through its own pagination, unchanged; ev
     fail(diffList(got.flatMap((p) => p.historicalRewards), w, `SDK ${JSON.stringify(req)}`), 'the SDK');
   }
   assert.ok(bodies > 200, `only ${bodies} bodies checked`);
+});
+
+// ---- 5. historicalPrice ---------------------------------------------------------------------------------
+
+const DAY = 86400;
+const dayOf = (ts) => ts - (((ts % DAY) + DAY) % DAY);
+const ymd = (day) => new Date(day * 1000).toISOString().slice(0, 10);
+
+// `snowline prices` on the suite's store: { status, stderr }.
+function loadPrices(name, text, args = []) {
+  const file = join(dir, name);
+  writeFileSync(file, text);
+  const r = spawnSync(BIN, ['prices', '--store', store, ...args, file], { encoding: 'utf8', timeout: 60000 });
+  return { status: r.status, stderr: r.stderr, file };
+}
+
+// Every reward of the request's list, read whole from server base: the parsed items and
+// the raw texts of the pages.
+async function readRaw(base, query, pageSize = 100) {
+  const items = [], texts = [];
+  let token;
+  for (let pages = 0; ; pages++) {
+    const r = await L.apiGet(`${base}/v1/networks/fuji/rewards${L.qs({ ...query, pageSize, pageToken: token })}`);
+    assert.equal(r.status, 200, r.text.slice(0, 300));
+    texts.push(r.text);
+    const body = JSON.parse(r.text);
+    items.push(...body.historicalRewards);
+    token = body.nextPageToken;
+    if (!token) break;
+    assert.ok(pages < 1000);
+  }
+  return { items, texts };
+}
+
+// The differences of a list's historicalPrices from what prices (day → value text) says, in currency;
+// asNumber: the value a JSON number (--compat upstream) with the same digits in the text.
+function diffPrices(items, texts, prices, currency, asNumber, where) {
+  const byId = new Map(rewards.map((r) => [r.item.utxoId, r]));
+  const diffs = [];
+  let shown = 0;
+  for (const x of items) {
+    const r = byId.get(x.utxoId);
+    if (!r) { diffs.push(`${where}: ${x.utxoId} is no reward`); continue; }
+    const day = dayOf(r.u.created.ts), want = prices.get(day);
+    const { historicalPrice: hp, ...rest } = x.reward;
+    diffs.push(...L.diffObj(rest, r.item.reward, `${where} ${x.utxoId} reward`));
+    if (want === undefined) {
+      if (hp !== undefined) diffs.push(`${where} ${x.utxoId} (${ymd(day)}): historicalPrice ${JSON.stringify(hp)}, want none`);
+      continue;
+    }
+    shown++;
+    const wantHp = { currencyCode: currency, value: asNumber ? Number(want) : want };
+    if (JSON.stringify(hp) !== JSON.stringify(wantHp)) diffs.push(`${where} ${x.utxoId} (${ymd(day)}): historicalPrice ${JSON.stringify(hp)}, want ${JSON.stringify(wantHp)}`);
+  }
+  // the digits as loaded, in the text itself (JSON.parse of a number would hide "36.50" vs "36.5")
+  const all = texts.join('\n');
+  for (const [day, v] of prices) {
+    if (!items.some((x) => dayOf(byId.get(x.utxoId)?.u.created.ts ?? -1) === day)) continue;
+    const lit = asNumber ? `"value":${v}}` : `"value":"${v}"}`;
+    if (!all.includes(`{"currencyCode":"${currency}",${lit}`)) diffs.push(`${where}: the price of ${ymd(day)} is not in the text as ${lit}`);
+  }
+  return { diffs, shown };
+}
+
+test('historicalPrice: loaded prices shown by the reward\'s UTC day and the currency asked for, exactly; none where unknown', async (t) => {
+  const days = [...new Set(rewards.map((r) => dayOf(r.u.created.ts)))].sort((a, b) => a - b);
+  assert.ok(days.length >= 3, `the rewards fall on ${days.length} days; want 3 or more`);
+  // usd: every other day of the rewards (and a day before them all); eur: the first and last
+  // day only, with other digits. Values keep trailing zeros and many fraction digits: exact text.
+  const usd = new Map(), eur = new Map();
+  days.forEach((d, i) => { if (i % 2 === 0) usd.set(d, `${30 + i}.${String(i).padStart(2, '0')}50`); });
+  usd.set(days[0] - 10 * DAY, '1');
+  eur.set(days[0], '0.000000000000000001');
+  eur.set(days.at(-1), '123456789012345678.5');
+  const csv = ['date,currency,price',
+    ...[...usd].map(([d, v]) => `${ymd(d)},usd,${v}`), ...[...eur].map(([d, v]) => `${ymd(d)},EUR,${v}`)].join('\r\n') + '\r\n';
+  // the lists as the running server has them cached: no prices yet
+  const nodes = [...new Set(rewards.map((r) => r.node))];
+  const every = { nodeIds: nodes.join(',') };
+  const before = await readRaw(api.url, every);
+  assert.ok(before.items.length === rewards.length && before.items.every((x) => !('historicalPrice' in x.reward)), 'no prices before the load');
+
+  const ld = loadPrices('prices.csv', csv);
+  assert.equal(ld.status, 0, ld.stderr);
+  assert.match(ld.stderr, new RegExp(`^snowline prices: loaded ${usd.size + eur.size} prices from `));
+
+  const diffs = [];
+  let shown = 0;
+  // default (usd), usd asked for, eur, a currency not loaded; both orders; the same server (its cache
+  // must have seen the load)
+  for (const [q, prices, cur] of [[{}, usd, 'usd'], [{ currency: 'usd', sortOrder: 'asc' }, usd, 'usd'],
+    [{ currency: 'eur' }, eur, 'eur'], [{ currency: 'jpy', sortOrder: 'asc' }, new Map(), 'jpy']]) {
+    const got = await readRaw(api.url, { ...every, ...q });
+    assert.equal(got.items.length, rewards.length);
+    const d = diffPrices(got.items, got.texts, prices, cur, false, `spec ${JSON.stringify(q)}`);
+    diffs.push(...d.diffs);
+    shown += d.shown;
+    if (prices.size) assert.ok(d.shown > 0 && d.shown < rewards.length, `${cur}: ${d.shown} of ${rewards.length} shown; want some, not all`);
+    for (const x of got.items) if (x.reward.historicalPrice) assert.equal(typeof x.reward.historicalPrice.value, 'string', 'spec 000: Price.value is a string');
+  }
+  // by address, in pages of 3: each page reads its own prices
+  const acct = truth.accounts.find((a) => want({ addrs: [a.hex] }).length >= 5);
+  for (const order of ['desc', 'asc']) {
+    const got = await readRaw(api.url, { addresses: acct.pAddress, sortOrder: order }, 3);
+    assert.equal(got.items.length, want({ addrs: [acct.hex] }).length);
+    diffs.push(...diffPrices(got.items, got.texts, usd, 'usd', false, `spec ${acct.pAddress} ${order} pages of 3`).diffs);
+  }
+  fail(diffs, 'historicalPrice (spec)');
+  t.diagnostic(`${days.length} reward days, ${usd.size} usd and ${eur.size} eur prices; ${shown} prices shown`);
+
+  // --compat upstream: the value a number; every page strict for the SDK, and the SDK reads them
+  const up = await L.startApi({ store, args: ['--compat', 'upstream'] });
+  try {
+    const udiffs = [];
+    for (const [q, prices, cur] of [[{}, usd, 'usd'], [{ currency: 'eur', sortOrder: 'asc' }, eur, 'eur'], [{ addresses: acct.pAddress, nodeIds: undefined }, usd, 'usd']]) {
+      const got = await readRaw(up.url, { ...every, ...q });
+      for (const text of got.texts) checkBody('rewards', NETWORK, text);
+      udiffs.push(...diffPrices(got.items, got.texts, prices, cur, true, `upstream ${JSON.stringify(q)}`).diffs);
+    }
+    const cl = sdkClient(up.url);
+    const got = [];
+    for await (const page of await cl.data.rewards.listHistoricalRewards({ nodeIds: every.nodeIds, currency: 'usd', pageSize: 7 }, cl.opts)) got.push(...page.result.historicalRewards);
+    assert.equal(got.length, rewards.length);
+    const sdkShown = got.filter((x) => x.reward.historicalPrice);
+    assert.ok(sdkShown.length > 0 && sdkShown.every((x) => x.reward.historicalPrice.currencyCode === 'usd' && typeof x.reward.historicalPrice.value === 'number'));
+    fail(udiffs, 'historicalPrice (--compat upstream)');
+  } finally {
+    await up.stop();
+  }
+
+  // a bad file: refused with its line and field, nothing written; a later load replaces a price
+  const bad = loadPrices('bad.csv', `${ymd(days[1])},usd,7\n${ymd(days[1])},usd,7,5\n`);
+  assert.equal(bad.status, 1);
+  assert.match(bad.stderr, /^snowline prices: .*bad\.csv: line 2: 4 fields, want 3/);
+  const still = await readRaw(api.url, every);
+  fail(diffPrices(still.items, still.texts, usd, 'usd', false, 'after a bad file').diffs, 'a bad file changes nothing');
+  const usd2 = new Map(usd).set(days[1], '7.0');
+  const again = loadPrices('more.csv', `${ymd(days[1])},usd,7.0\n`);
+  assert.equal(again.status, 0, again.stderr);
+  const after = await readRaw(api.url, every);
+  fail(diffPrices(after.items, after.texts, usd2, 'usd', false, 'after a second load').diffs, 'a second load');
 });

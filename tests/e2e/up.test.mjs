@@ -2,10 +2,12 @@
 // in one process. It prints where they listen and three example requests that
 // work; the indexer follows the live devnet within a second (its /metrics say
 // so); SIGTERM stops it cleanly and a restart resumes; --node indexes a node
-// started apart; a port taken or a bad option is refused with a reason.
+// started apart (and --prices loads a file of prices into its store); a port
+// taken, a bad option or a bad file of prices is refused with a reason.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { BIN, tempDir, cleanup, startNode } from './lib.mjs';
@@ -138,10 +140,17 @@ test('up --node: indexes a node started apart', async () => {
   const node = await startNode(['--devnet', '--index-enabled', '--network', 'fuji', '--devnet-txs', '1000',
     '--devnet-interval-ms', '0', '--data-dir', join(dir, 'dev')]);
   const ap = await freePort();
+  const prices = join(dir, 'prices.csv');
+  writeFileSync(prices, 'date,currency,price\n2024-01-01,usd,35.27\n2024-01-02,jpy,5000\n');
   const up = await startUp(['--node', node.url, '--genesis', join(dir, 'dev', 'devnet-genesis.json'),
-    '--data-dir', join(dir, 'up'), '--api-port', String(ap), '--progress', 'off']);
+    '--data-dir', join(dir, 'up'), '--api-port', String(ap), '--progress', 'off', '--prices', prices]);
   try {
     assert.match(up.out(), new RegExp(`indexing ${node.url} \\(fuji\\)`));
+    assert.match(up.out(), new RegExp(`snowline up: loaded 2 prices from ${prices}`));
+    const d = spawnSync(BIN, ['dump', '--store', join(dir, 'up', 'index.db'), '--table', 'prices'], { encoding: 'utf8' });
+    assert.equal(d.status, 0, d.stderr);
+    assert.match(d.stdout, /^prices\t'jpy'\t1704153600\t'5000'\t1$/m);
+    assert.match(d.stdout, /^prices\t'usd'\t1704067200\t'35\.27'\t1$/m);
     const h = await caughtUp(up.api);
     assert.equal(h.network, 'fuji');
     const r = await fetch(`${up.api}/v1/networks/fuji/blockchains/x-chain/vertices?pageSize=2`);
@@ -160,6 +169,13 @@ test('up refuses: a bad option (exit 2), the API port taken (exit 1)', async () 
   const net = await run(['up', '--network', 'nowhere', '--data-dir', tempDir()]);
   assert.equal(net.code, 2, net.out);
   assert.match(net.out, /--network/);
+  const pdir = tempDir('snowline-up-prices-'); dirs.push(pdir);
+  const badPrices = join(pdir, 'prices.csv');
+  writeFileSync(badPrices, '2024-01-01,usd,1\n2024-01-02,usd,one\n');
+  const bp = await run(['up', '--data-dir', join(pdir, 'data'), '--http-port', String(await freePort()), '--api-port', String(await freePort()),
+    '--devnet-txs', '200', '--devnet-interval-ms', '0', '--progress', 'off', '--prices', badPrices], 60000);
+  assert.equal(bp.code, 1, bp.out);
+  assert.match(bp.out, /snowline up: .*prices\.csv: line 2: price 'one'/);
   const help = await run(['up', '--help']);
   assert.equal(help.code, 0);
   assert.match(help.out, /--api-port/);

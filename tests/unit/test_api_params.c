@@ -10,6 +10,7 @@
 
 #include "../../fuzz/api_fixture.h"
 #include "crypto/addr.h"
+#include "store/prices.h"
 
 static sl_api api;
 
@@ -235,6 +236,13 @@ static void test_node_ids(void **state)
 	assert_int_equal(val(&f, "sortOrder")->i, 1);
 	assert_string_equal(
 		fx_route("rewards")->params[fx_param(&f, "currency")].values[val(&f, "currency")->i], "nzd");
+	/* the same currencies in the same order as the price table's, which rewards.c indexes by ->i */
+	const char *const *cur = fx_route("rewards")->params[fx_param(&f, "currency")].values;
+	size_t nc = 0;
+	for (; cur[nc]; nc++)
+		assert_string_equal(cur[nc], sl_price_currencies[nc]);
+	assert_null(sl_price_currencies[nc]);
+	assert_int_equal(nc, 14);
 	fx_end(&f);
 	bad("rewards", "addresses=P-" A0 "&currency=USD", NULL, 400, "currency|usd");
 	bad("rewards", "addresses=P-" A0 "&sortOrder=up", NULL, 400, "sortOrder");
