@@ -108,31 +108,7 @@ sl_err sl_vset_subnets(sl_conn *c, uint64_t height, uint8_t (**out)[32], size_t 
 		return SL_ERR_STORE;
 	sl_bind_i64(s, 0, h64(height));
 	sl_bind_i64(s, 1, h64(height));
-	sl_err e = sl_stmt_query(s);
-	size_t cap = 0;
-	while (!e && sl_stmt_next(s, &e)) {
-		size_t len = 0;
-		const uint8_t *id = sl_col_blob(s, 0, &len);
-		if (len != 32)
-			continue;
-		if (*n == cap) {
-			size_t ncap = cap ? 2 * cap : 16;
-			uint8_t(*nv)[32] = realloc(*out, ncap * 32);
-			if (!nv) {
-				e = SL_ERR_NOMEM;
-				break;
-			}
-			*out = nv;
-			cap = ncap;
-		}
-		memcpy((*out)[(*n)++], id, 32);
-	}
-	if (e) {
-		free(*out);
-		*out = NULL;
-		*n = 0;
-	}
-	return e;
+	return sl_stmt_ids(s, out, n);
 }
 
 void sl_vset_json(sl_jw *j, const sl_vset *s)

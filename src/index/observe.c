@@ -76,7 +76,8 @@ static bool read_one(sl_span v, ix_observation *o)
 	return true;
 }
 
-sl_err ix_observe_parse(const uint8_t *body, size_t len, ix_observe_fn fn, void *ctx, char err[256])
+/* The array result.<key> of a JSON-RPC answer; err says what is wrong with one that has none. */
+static sl_err result_list(const uint8_t *body, size_t len, const char *key, sl_span *list, char err[256])
 {
 	size_t a, z;
 	char msg[128];
@@ -85,16 +86,26 @@ sl_err ix_observe_parse(const uint8_t *body, size_t len, ix_observe_fn fn, void 
 		return SL_ERR_INVALID;
 	}
 	sl_span root = { body + a, z - a };
-	sl_span list = member(member(root, "result"), "validators");
-	if (sl_json_type(list) != SL_JT_ARRAY) {
-		snprintf(err, 256, "%s",
-			 member(root, "error").len ? "the node answered an error" : "no validators");
+	*list = member(member(root, "result"), key);
+	if (sl_json_type(*list) != SL_JT_ARRAY) {
+		if (member(root, "error").len)
+			snprintf(err, 256, "the node answered an error");
+		else
+			snprintf(err, 256, "no %s", key);
 		return SL_ERR_UNSUPPORTED;
 	}
+	return SL_OK;
+}
+
+sl_err ix_observe_parse(const uint8_t *body, size_t len, ix_observe_fn fn, void *ctx, char err[256])
+{
+	sl_span list;
+	sl_err e = result_list(body, len, "validators", &list, err);
+	if (e)
+		return e;
 	sl_jiter it;
 	sl_span v;
 	sl_json_iter_init(&it, list);
-	sl_err e = SL_OK;
 	while (!e && sl_json_arr_next(&it, &v)) {
 		ix_observation o;
 		if (!read_one(v, &o)) {
@@ -150,23 +161,13 @@ static bool read_peer(sl_span v, ix_peer *o)
 
 sl_err ix_peers_parse(const uint8_t *body, size_t len, ix_peer_fn fn, void *ctx, char err[256])
 {
-	size_t a, z;
-	char msg[128];
-	if (sl_json_scan((const char *)body, len, &a, &z, msg)) {
-		snprintf(err, 256, "not JSON: %s", msg);
-		return SL_ERR_INVALID;
-	}
-	sl_span root = { body + a, z - a };
-	sl_span list = member(member(root, "result"), "peers");
-	if (sl_json_type(list) != SL_JT_ARRAY) {
-		snprintf(err, 256, "%s",
-			 member(root, "error").len ? "the node answered an error" : "no peers");
-		return SL_ERR_UNSUPPORTED;
-	}
+	sl_span list;
+	sl_err e = result_list(body, len, "peers", &list, err);
+	if (e)
+		return e;
 	sl_jiter it;
 	sl_span v;
 	sl_json_iter_init(&it, list);
-	sl_err e = SL_OK;
 	while (!e && sl_json_arr_next(&it, &v)) {
 		ix_peer o;
 		if (!read_peer(v, &o)) {

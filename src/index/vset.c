@@ -221,7 +221,7 @@ sl_err ix_vset_leave(sl_conn *c, const uint8_t tx[32], uint64_t height)
 	return mark(c, &q_left, tx, height);
 }
 
-/* The tx ids a query lists (one int64 parameter), in a malloc'd array. */
+/* The tx ids a query lists (one int64 parameter, when bind), in a malloc'd array. */
 static sl_err list_txs(sl_conn *c, const sl_sql *q, bool bind, int64_t arg, uint8_t (**out)[32], size_t *n)
 {
 	*out = NULL;
@@ -231,31 +231,7 @@ static sl_err list_txs(sl_conn *c, const sl_sql *q, bool bind, int64_t arg, uint
 		return SL_ERR_STORE;
 	if (bind)
 		sl_bind_i64(s, 0, arg);
-	sl_err e = sl_stmt_query(s);
-	size_t cap = 0;
-	while (!e && sl_stmt_next(s, &e)) {
-		size_t len = 0;
-		const uint8_t *tx = sl_col_blob(s, 0, &len);
-		if (len != 32)
-			continue;
-		if (*n == cap) {
-			size_t ncap = cap ? 2 * cap : 16;
-			uint8_t(*nv)[32] = realloc(*out, ncap * 32);
-			if (!nv) {
-				e = SL_ERR_NOMEM;
-				break;
-			}
-			*out = nv;
-			cap = ncap;
-		}
-		memcpy((*out)[(*n)++], tx, 32);
-	}
-	if (e) {
-		free(*out);
-		*out = NULL;
-		*n = 0;
-	}
-	return e;
+	return sl_stmt_ids(s, out, n);
 }
 
 typedef sl_err (*vset_step)(sl_conn *c, const uint8_t tx[32], uint64_t height);

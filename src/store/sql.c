@@ -7,6 +7,8 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "util/lock.h"
@@ -336,6 +338,37 @@ uint64_t sl_col_u64be(sl_stmt *s, int i)
 	size_t n = 0;
 	const uint8_t *p = sl_col_blob(s, i, &n);
 	return p && n == 8 ? sl_be64(p) : 0;
+}
+
+sl_err sl_stmt_ids(sl_stmt *s, uint8_t (**out)[32], size_t *n)
+{
+	*out = NULL;
+	*n = 0;
+	sl_err e = sl_stmt_query(s);
+	size_t cap = 0;
+	while (!e && sl_stmt_next(s, &e)) {
+		size_t len = 0;
+		const uint8_t *id = sl_col_blob(s, 0, &len);
+		if (len != 32)
+			continue;
+		if (*n == cap) {
+			size_t ncap = cap ? 2 * cap : 16;
+			uint8_t(*nv)[32] = realloc(*out, ncap * 32);
+			if (!nv) {
+				e = SL_ERR_NOMEM;
+				break;
+			}
+			*out = nv;
+			cap = ncap;
+		}
+		memcpy((*out)[(*n)++], id, 32);
+	}
+	if (e) {
+		free(*out);
+		*out = NULL;
+		*n = 0;
+	}
+	return e;
 }
 
 void sl_col_copy(sl_stmt *s, int i, uint8_t *out, size_t len)

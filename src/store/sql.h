@@ -134,6 +134,9 @@ const char *sl_col_text(sl_stmt *s, int i, size_t *n);
 uint64_t sl_col_u64be(sl_stmt *s, int i);
 /* A blob column of exactly len bytes (an id, a node id) into out; zeros when it is NULL or of another size. */
 void sl_col_copy(sl_stmt *s, int i, uint8_t *out, size_t len);
+/* Run a query (bound already) and collect its first column's 32-byte ids (other sizes skipped) into
+ * a malloc'd array: *out (NULL when none or on failure) and *n. */
+SL_MUST_USE sl_err sl_stmt_ids(sl_stmt *s, uint8_t (**out)[32], size_t *n);
 
 /* The 8-byte big-endian form of an amount, for building keys and comparing. */
 static inline void sl_sql_u64be(uint8_t out[8], uint64_t v) { sl_put_be64(out, v); }

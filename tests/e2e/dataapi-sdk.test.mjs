@@ -509,7 +509,7 @@ const NOT_PRODUCED = [
   // optional fields snowline does not serve yet (docs/api.md)
   [/\.blocks\[\]\.(l1ValidatorsAccruedFees|activeL1Validators|currentSupply)$/, 'blocks/X', 'the P-chain\'s state: P blocks only'],
   [/\.blocks\[\]\.(l1ValidatorsAccruedFees|activeL1Validators|currentSupply)$/, 'blocks/C', 'the P-chain\'s state: P blocks only'],
-  [/\.reward\.historicalPrice/, 'rewards', 'snowline keeps no prices yet'],
+  [/\.reward\.historicalPrice/, 'rewards', 'this suite loads no prices (dataapi-rewards checks them, under --compat upstream for the SDK)'],
   // a chain's genesis is the devnet's Subnet-EVM one (src/devnet/pchain.c), which has none of these
   [/\.genesisData\.(airdropAmount|airdropHash|baseFeePerGas|blobGasUsed|excessBlobGas|config\.(berlinBlock|londonBlock|eip150Hash|warpConfig\.requirePrimaryNetworkSigners|(txAllowList|contractDeployerAllowList|contractNativeMinter|feeManager|rewardManager)Config(\.\w+)?))$/, 'subnets', 'not in the devnet\'s genesis'],
   [/\.genesisData\.(airdropAmount|airdropHash|baseFeePerGas|blobGasUsed|excessBlobGas|config\.(berlinBlock|londonBlock|eip150Hash|warpConfig\.requirePrimaryNetworkSigners|(txAllowList|contractDeployerAllowList|contractNativeMinter|feeManager|rewardManager)Config(\.\w+)?))$/, 'transactions/P', 'not in the devnet\'s genesis'],
