@@ -43,10 +43,7 @@ static const sl_sql q_tip = {
 static void write_node(api_req *r, const uint8_t *p, size_t n)
 {
 	if (p && n == 20) {
-		sl_jw_value(&r->w);
-		sl_buf_add(r->w.out, "\"NodeID-", 8);
-		sl_cb58_write(r->w.out, p, 20);
-		sl_buf_addc(r->w.out, '"');
+		api_write_node_id(r, p);
 	} else {
 		sl_jw_hex(&r->w, p ? p : (const uint8_t *)"", p ? n : 0); /* not a node id of 20 bytes */
 	}

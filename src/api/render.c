@@ -213,13 +213,7 @@ void api_write_address(api_req *r, const uint8_t addr[20]) { write_encoded(r, ad
 
 void api_write_id(api_req *r, const uint8_t id[32]) { write_encoded(r, id, 32); }
 
-void api_write_node_id(api_req *r, const uint8_t node[20])
-{
-	sl_jw_value(&r->w);
-	sl_buf_add(r->w.out, "\"NodeID-", 8);
-	sl_cb58_write(r->w.out, node, 20);
-	sl_buf_addc(r->w.out, '"');
-}
+void api_write_node_id(api_req *r, const uint8_t node[20]) { sl_jw_nodeid(&r->w, node); }
 
 /* "2.5" for 25,000 parts per million: the fee in percent, no trailing zeros. */
 void api_write_fee_percent(api_req *r, uint32_t ppm)

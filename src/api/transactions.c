@@ -195,12 +195,31 @@ static void write_hex_str(api_req *r, const char *key, const uint8_t *p, size_t 
 	sl_jw_hex(&r->w, p, n);
 }
 
-static void write_node_id(api_req *r, const uint8_t node[20])
+/*
+ * The fields every l1ValidatorDetails entry has, into the open object: the validation, its node
+ * (a NodeID, or hex when the bytes are not 20 long), subnet, weight, remaining balance and what the
+ * tx moved into the balance (negative: refunded).
+ */
+static void write_l1_detail(api_req *r, const uint8_t vid[32], const uint8_t *node, size_t nlen,
+			    const uint8_t subnet[32], uint64_t weight, uint64_t balance, int64_t change)
 {
-	sl_jw_value(&r->w);
-	sl_buf_add(r->w.out, "\"NodeID-", 8);
-	sl_cb58_write(r->w.out, node, 20);
-	sl_buf_addc(r->w.out, '"');
+	sl_jw *w = &r->w;
+	sl_jw_key(w, "validationId");
+	api_write_id(r, vid);
+	write_hex_str(r, "validationIdHex", vid, 32);
+	sl_jw_key(w, "nodeId");
+	if (nlen == 20)
+		api_write_node_id(r, node);
+	else
+		sl_jw_hex(w, node, nlen);
+	sl_jw_key(w, "subnetId");
+	api_write_id(r, subnet);
+	sl_jw_key(w, "weight");
+	sl_jw_u64(w, weight);
+	sl_jw_key(w, "remainingBalance");
+	sl_jw_u64(w, balance);
+	sl_jw_key(w, "balanceChange");
+	sl_jw_i64(w, change);
 }
 
 /* A tx row of the page. */
@@ -500,22 +519,7 @@ static int write_l1_effect(api_req *r, const txrow *t, const uint8_t vid[32])
 	sl_jw_key(w, "l1ValidatorDetails");
 	sl_jw_arr(w);
 	sl_jw_obj(w);
-	sl_jw_key(w, "validationId");
-	api_write_id(r, vid);
-	write_hex_str(r, "validationIdHex", vid, 32);
-	sl_jw_key(w, "nodeId");
-	if (nn == 20)
-		write_node_id(r, node);
-	else
-		sl_jw_hex(w, node, nn);
-	sl_jw_key(w, "subnetId");
-	api_write_id(r, subnet);
-	sl_jw_key(w, "weight");
-	sl_jw_u64(w, sl_col_u64be(s, 2));
-	sl_jw_key(w, "remainingBalance");
-	sl_jw_u64(w, sl_col_u64be(s, 3));
-	sl_jw_key(w, "balanceChange");
-	sl_jw_i64(w, sl_col_i64(s, 4));
+	write_l1_detail(r, vid, node, nn, subnet, sl_col_u64be(s, 2), sl_col_u64be(s, 3), sl_col_i64(s, 4));
 	sl_jw_obj_end(w);
 	sl_jw_arr_end(w);
 	return 0;
@@ -629,7 +633,7 @@ static int render_p(api_req *r, const txrow *t, size_t *count)
 	}
 	if (u->node_id) {
 		sl_jw_key(w, "nodeId");
-		write_node_id(r, u->node_id);
+		api_write_node_id(r, u->node_id);
 	}
 	static const uint8_t primary[32];
 	if (staking || u->subnet_id || u->type_id == SL_P_CREATE_SUBNET_TX) {
@@ -657,24 +661,13 @@ static int render_p(api_req *r, const txrow *t, size_t *count)
 			sl_jw_arr(w);
 			for (size_t i = 0; i < nv; i++) {
 				sl_jw_obj(w);
-				sl_jw_key(w, "validationId");
-				api_write_id(r, vids[i]);
-				write_hex_str(r, "validationIdHex", vids[i], 32);
-				sl_jw_key(w, "nodeId");
-				const uint8_t *node = reg ? m.node_id.p : u->validators[i].node_id.p;
-				size_t nlen = reg ? m.node_id.len : u->validators[i].node_id.len;
-				if (nlen == 20)
-					write_node_id(r, node);
-				else
-					sl_jw_hex(w, node, nlen);
-				sl_jw_key(w, "subnetId");
-				api_write_id(r, reg && m.subnet_id.len == 32 ? m.subnet_id.p : u->subnet_id);
-				sl_jw_key(w, "weight");
-				sl_jw_u64(w, reg ? m.weight : u->validators[i].weight);
-				sl_jw_key(w, "remainingBalance");
-				sl_jw_u64(w, reg ? u->balance : u->validators[i].balance);
-				sl_jw_key(w, "balanceChange");
-				sl_jw_u64(w, reg ? u->balance : u->validators[i].balance);
+				/* the balance it pays in is both what remains and the change */
+				uint64_t bal = reg ? u->balance : u->validators[i].balance;
+				write_l1_detail(r, vids[i], reg ? m.node_id.p : u->validators[i].node_id.p,
+						reg ? m.node_id.len : u->validators[i].node_id.len,
+						reg && m.subnet_id.len == 32 ? m.subnet_id.p : u->subnet_id,
+						reg ? m.weight : u->validators[i].weight, bal,
+						bal > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)bal);
 				sl_jw_key(w, "blsCredentials");
 				sl_jw_obj(w);
 				const uint8_t *pk = reg ? m.bls_public_key.p : u->validators[i].public_key;

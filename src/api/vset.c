@@ -124,10 +124,7 @@ void sl_vset_json(sl_jw *j, const sl_vset *s)
 		const sl_vset_member *m = &s->v[i];
 		sl_jw_obj(j);
 		sl_jw_key(j, "nodeId");
-		sl_jw_value(j);
-		sl_buf_addc(j->out, '"');
-		sl_nodeid_write(j->out, m->node);
-		sl_buf_addc(j->out, '"');
+		sl_jw_nodeid(j, m->node);
 		sl_jw_key(j, "weight");
 		sl_jw_u64s(j, m->weight);
 		sl_jw_key(j, "publicKey");

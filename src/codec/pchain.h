@@ -250,6 +250,11 @@ SL_MUST_USE sl_err sl_pchain_block_encode(sl_buf *out, const sl_pchain_block *b)
 /* A block's txs in avalanchego's Txs() order (txs..., then tx); returns the count. */
 uint32_t sl_pchain_block_tx_count(const sl_pchain_block *b);
 const sl_pchain_tx *sl_pchain_block_tx_at(const sl_pchain_block *b, uint32_t i);
+/* A proposal block (Apricot or Banff): its state is written with the option block after it. */
+static inline bool sl_pchain_block_is_proposal(uint32_t type_id)
+{
+	return type_id == SL_P_APRICOT_PROPOSAL_BLOCK || type_id == SL_P_BANFF_PROPOSAL_BLOCK;
+}
 
 /* L1 validationID of validator `index` of a ConvertSubnetToL1Tx: sha256(subnetID | u32be(index)). */
 void sl_pchain_l1_validation_id(const uint8_t subnet_id[32], uint32_t index, uint8_t out[32]);

@@ -165,6 +165,14 @@ void sl_nodeid_write(sl_buf *out, const uint8_t id[20])
 	sl_cb58_write(out, id, 20);
 }
 
+void sl_jw_nodeid(sl_jw *w, const uint8_t id[20])
+{
+	sl_jw_value(w);
+	sl_buf_addc(w->out, '"');
+	sl_nodeid_write(w->out, id);
+	sl_buf_addc(w->out, '"');
+}
+
 sl_err sl_nodeid_parse(const char *s, size_t slen, uint8_t id[20])
 {
 	static const char prefix[] = "NodeID-";

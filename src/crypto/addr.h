@@ -17,6 +17,7 @@
 
 #include "util/buf.h"
 #include "util/err.h"
+#include "util/jw.h"
 
 #define SL_BECH32_MAX_LEN 90
 #define SL_HRP_MAX_LEN 83
@@ -46,6 +47,8 @@ SL_MUST_USE sl_err sl_addr_parse(const char *s, size_t slen, char *alias, size_t
 
 /* "NodeID-" + cb58 of the 20 bytes. */
 void sl_nodeid_write(sl_buf *out, const uint8_t id[20]);
+/* The same as a JSON string value. */
+void sl_jw_nodeid(sl_jw *w, const uint8_t id[20]);
 SL_MUST_USE sl_err sl_nodeid_parse(const char *s, size_t slen, uint8_t id[20]);
 
 #endif

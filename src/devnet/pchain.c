@@ -2069,7 +2069,7 @@ static sl_err emit_block(dn_world *w, sl_pchain_block *blk, bool option)
 	c->height = blk->height;
 	/* a proposal's changes hold from its option on (avalanchego writes them with it) */
 	struct dn_pstate *p = w->p;
-	if (blk->type_id != SL_P_BANFF_PROPOSAL_BLOCK && blk->type_id != SL_P_APRICOT_PROPOSAL_BLOCK) {
+	if (!sl_pchain_block_is_proposal(blk->type_id)) {
 		for (; p->vflushed < p->nvlog; p->vflushed++)
 			p->vlog[p->vflushed].height = blk->height;
 	}
@@ -2571,12 +2571,6 @@ static void paddr_fn(sl_buf *b, const void *w, const void *addr)
 	sl_addr_write(b, "P", sl_addr_hrp(((const dn_world *)w)->cfg.network_id), addr);
 }
 
-static void nodeid_fn(sl_buf *b, const void *unused, const void *id)
-{
-	(void)unused;
-	sl_nodeid_write(b, id);
-}
-
 static void jw_owner(sl_jw *j, const dn_world *w, const p_owner *o)
 {
 	sl_jw_obj(j);
@@ -2650,7 +2644,7 @@ void dn_p_current_validators(const dn_world *w, sl_jw *j)
 		sl_jw_key(j, "weight");
 		sl_jw_u64s(j, s->weight);
 		sl_jw_key(j, "nodeID");
-		jw_text(j, nodeid_fn, NULL, w->nodes[s->node].node_id);
+		sl_jw_nodeid(j, w->nodes[s->node].node_id);
 		sl_jw_key(j, "potentialReward");
 		sl_jw_u64s(j, s->potential);
 		sl_jw_key(j, "delegationFee");
@@ -2716,7 +2710,7 @@ static void jw_staker(sl_jw *j, const dn_world *w, const struct dn_pstate *p, co
 {
 	sl_jw_obj(j);
 	sl_jw_key(j, "nodeId");
-	jw_text(j, nodeid_fn, NULL, w->nodes[s->node].node_id);
+	sl_jw_nodeid(j, w->nodes[s->node].node_id);
 	sl_jw_key(j, "txId");
 	sl_jw_cb58(j, s->tx_id, 32);
 	sl_jw_key(j, "txType");
@@ -2799,7 +2793,7 @@ static void jw_genesis(sl_jw *j, const dn_world *w, const struct dn_pstate *p)
 		sl_jw_key(j, "txId");
 		sl_jw_cb58(j, s->tx_id, 32);
 		sl_jw_key(j, "nodeId");
-		jw_text(j, nodeid_fn, NULL, w->nodes[s->node].node_id);
+		sl_jw_nodeid(j, w->nodes[s->node].node_id);
 		sl_jw_key(j, "startTime");
 		sl_jw_u64(j, s->start);
 		sl_jw_key(j, "endTime");
@@ -2866,7 +2860,27 @@ static int u64_cmp(const void *x, const void *y)
  * eighths of the history, and around the first and the middle change of each
  * kind (the height before it and its own), fewer for long histories.
  */
-static size_t vset_heights(const struct dn_pstate *p, uint64_t top, uint64_t *out)
+/* How many changes of each kind the log has, and the heights of the first and the middle one. */
+typedef struct v_stats {
+	size_t n[V__CAUSES];
+	uint64_t first[V__CAUSES], middle[V__CAUSES];
+} v_stats;
+
+static void vset_stats(const struct dn_pstate *p, v_stats *st)
+{
+	memset(st, 0, sizeof *st);
+	for (size_t i = 0; i < p->vflushed; i++)
+		if (!st->n[p->vlog[i].cause]++)
+			st->first[p->vlog[i].cause] = p->vlog[i].height;
+	size_t seen[V__CAUSES] = { 0 };
+	for (size_t i = 0; i < p->vflushed; i++) {
+		uint8_t c = p->vlog[i].cause;
+		if (seen[c]++ == st->n[c] / 2)
+			st->middle[c] = p->vlog[i].height;
+	}
+}
+
+static size_t vset_heights(const struct dn_pstate *p, const v_stats *st, uint64_t top, uint64_t *out)
 {
 	bool big = p->vflushed > 100000;
 	size_t n = 0;
@@ -2874,19 +2888,13 @@ static size_t vset_heights(const struct dn_pstate *p, uint64_t top, uint64_t *ou
 	for (uint64_t k = 0; k < 8; k += big ? 4 : 1)
 		out[n++] = top * k / 8;
 	for (uint8_t c = 0; c < V__CAUSES; c++) {
-		size_t cnt = 0, seen = 0;
-		for (size_t i = 0; i < p->vflushed; i++)
-			cnt += p->vlog[i].cause == c;
-		for (size_t i = 0; i < p->vflushed && cnt; i++) {
-			if (p->vlog[i].cause != c)
-				continue;
-			if (seen == 0 || (!big && seen == cnt / 2)) {
-				uint64_t h = p->vlog[i].height;
-				out[n++] = h;
-				if (h)
-					out[n++] = h - 1;
-			}
-			seen++;
+		if (!st->n[c])
+			continue;
+		uint64_t at[2] = { st->first[c], st->middle[c] };
+		for (int k = 0; k < (big ? 1 : 2); k++) {
+			out[n++] = at[k];
+			if (at[k])
+				out[n++] = at[k] - 1;
 		}
 	}
 	qsort(out, n, sizeof *out, u64_cmp);
@@ -2939,7 +2947,7 @@ static void jw_vsets_at(sl_jw *j, const dn_world *w, const struct dn_pstate *p, 
 			}
 			sl_jw_obj(j);
 			sl_jw_key(j, "nodeId");
-			jw_text(j, nodeid_fn, NULL, node == V_EMPTY ? EMPTY_NODE : w->nodes[node].node_id);
+			sl_jw_nodeid(j, node == V_EMPTY ? EMPTY_NODE : w->nodes[node].node_id);
 			sl_jw_key(j, "weight");
 			sl_jw_u64s(j, wt);
 			sl_jw_key(j, "publicKey");
@@ -2964,32 +2972,27 @@ static const char *const v_cause_names[V__CAUSES] = {
 
 /* Each kind of change the sets saw: how many, and the height of the first (its sets are stated
  * at that height and the one before). */
-static void jw_vset_changes(sl_jw *j, const struct dn_pstate *p)
+static void jw_vset_changes(sl_jw *j, const v_stats *st)
 {
 	sl_jw_obj(j);
 	for (uint8_t c = 0; c < V__CAUSES; c++) {
-		size_t n = 0;
-		uint64_t first = 0;
-		for (size_t i = 0; i < p->vflushed; i++)
-			if (p->vlog[i].cause == c && !n++)
-				first = p->vlog[i].height;
-		if (!n)
+		if (!st->n[c])
 			continue;
 		sl_jw_key(j, v_cause_names[c]);
 		sl_jw_obj(j);
 		sl_jw_key(j, "count");
-		sl_jw_u64(j, n);
+		sl_jw_u64(j, st->n[c]);
 		sl_jw_key(j, "first");
-		sl_jw_u64(j, first);
+		sl_jw_u64(j, st->first[c]);
 		sl_jw_obj_end(j);
 	}
 	sl_jw_obj_end(j);
 }
 
-static void jw_vsets(sl_jw *j, const dn_world *w, const struct dn_pstate *p)
+static void jw_vsets(sl_jw *j, const dn_world *w, const struct dn_pstate *p, const v_stats *st)
 {
 	uint64_t hs[9 + 2 * 2 * V__CAUSES];
-	size_t nh = vset_heights(p, w->chain[DN_P].height, hs);
+	size_t nh = vset_heights(p, st, w->chain[DN_P].height, hs);
 	v_ent *e = malloc((p->vflushed ? p->vflushed : 1) * sizeof *e);
 	uint8_t *pkey = malloc(w->nnodes + 1);
 	sl_jw_arr(j);
@@ -3070,9 +3073,11 @@ void dn_p_manifest(const dn_world *w, sl_jw *j)
 	sl_jw_arr_end(j);
 
 	sl_jw_key(j, "validatorSets");
-	jw_vsets(j, w, p);
+	v_stats st;
+	vset_stats(p, &st);
+	jw_vsets(j, w, p, &st);
 	sl_jw_key(j, "validatorSetChanges");
-	jw_vset_changes(j, p);
+	jw_vset_changes(j, &st);
 
 	sl_jw_key(j, "l1Validators");
 	sl_jw_arr(j);
@@ -3082,7 +3087,7 @@ void dn_p_manifest(const dn_world *w, sl_jw *j)
 		sl_jw_key(j, "validationId");
 		sl_jw_cb58(j, v->vid, 32);
 		sl_jw_key(j, "nodeId");
-		jw_text(j, nodeid_fn, NULL, w->nodes[v->node].node_id);
+		sl_jw_nodeid(j, w->nodes[v->node].node_id);
 		sl_jw_key(j, "subnetId");
 		sl_jw_cb58(j, p->sn[v->subnet].id, 32);
 		sl_jw_key(j, "weight");

@@ -600,7 +600,7 @@ static sl_err p_block(ix_batch *b, const ix_ctx *ctx, const sl_ixitem *c, char e
 			   .ipos = c->index };
 	if (outer && !wrap(b, blk, outer))
 		return b->err;
-	bool proposal = pb.type_id == SL_P_APRICOT_PROPOSAL_BLOCK || pb.type_id == SL_P_BANFF_PROPOSAL_BLOCK;
+	bool proposal = sl_pchain_block_is_proposal(pb.type_id);
 	ix_where at = { .chain = IX_P,
 			.in_block = true,
 			.height = pb.height,
@@ -626,8 +626,7 @@ static sl_err p_block_txs(ix_batch *b, const ix_ctx *ctx, const sl_pchain_block 
 			 (unsigned long long)pb->height);
 		return SL_ERR_INVALID;
 	}
-	bool proposal = pb->type_id == SL_P_APRICOT_PROPOSAL_BLOCK ||
-			pb->type_id == SL_P_BANFF_PROPOSAL_BLOCK;
+	bool proposal = sl_pchain_block_is_proposal(pb->type_id);
 	for (uint32_t i = 0; i < ntx; i++) {
 		const sl_pchain_tx *tx = sl_pchain_block_tx_at(pb, i);
 		if (proposal && tx == pb->tx) {

@@ -20,11 +20,6 @@ const uint8_t ix_vset_empty[20];
 
 #define VSET_OPEN INT64_MAX
 
-#define STMT(c, q)                           \
-	sl_stmt *s = sl_stmt_get((c), &(q)); \
-	if (!s)                              \
-	return SL_ERR_STORE
-
 static const sl_sql q_last = { "SELECT from_h, to_h, weight, bls_key FROM vset WHERE subnet = ? AND node = ? "
 			       "ORDER BY from_h DESC LIMIT 1" };
 static const sl_sql q_close = { "UPDATE vset SET to_h = ? WHERE subnet = ? AND node = ? AND from_h = ?" };
@@ -78,7 +73,7 @@ sl_err ix_vset_change(sl_conn *c, const uint8_t subnet[32], const uint8_t node[2
 	bool has_old_key = false;
 	sl_err e;
 	{
-		STMT(c, q_last);
+		SL_STMT(c, q_last);
 		sl_bind_blob(s, 0, subnet, 32);
 		sl_bind_blob(s, 1, node, 20);
 		if ((e = sl_stmt_query(s)))
@@ -108,13 +103,13 @@ sl_err ix_vset_change(sl_conn *c, const uint8_t subnet[32], const uint8_t node[2
 	const uint8_t *now_key = key_set ? key : has_old_key ? old_key : NULL;
 	if (open && from == h) {
 		if (!now) {
-			STMT(c, q_drop);
+			SL_STMT(c, q_drop);
 			sl_bind_blob(s, 0, subnet, 32);
 			sl_bind_blob(s, 1, node, 20);
 			sl_bind_i64(s, 2, h);
 			return sl_stmt_exec(s);
 		}
-		STMT(c, q_rewrite);
+		SL_STMT(c, q_rewrite);
 		sl_bind_u64be(s, 0, now);
 		bind_key(s, 1, now_key);
 		sl_bind_blob(s, 2, subnet, 32);
@@ -123,7 +118,7 @@ sl_err ix_vset_change(sl_conn *c, const uint8_t subnet[32], const uint8_t node[2
 		return sl_stmt_exec(s);
 	}
 	if (open) {
-		STMT(c, q_close);
+		SL_STMT(c, q_close);
 		sl_bind_i64(s, 0, h);
 		sl_bind_blob(s, 1, subnet, 32);
 		sl_bind_blob(s, 2, node, 20);
@@ -133,7 +128,7 @@ sl_err ix_vset_change(sl_conn *c, const uint8_t subnet[32], const uint8_t node[2
 	}
 	if (!now)
 		return SL_OK;
-	STMT(c, q_open);
+	SL_STMT(c, q_open);
 	sl_bind_blob(s, 0, subnet, 32);
 	sl_bind_blob(s, 1, node, 20);
 	sl_bind_i64(s, 2, h);
@@ -153,7 +148,7 @@ typedef struct vstaker {
 
 static sl_err staker_get(sl_conn *c, const uint8_t tx[32], vstaker *v, bool *found)
 {
-	STMT(c, q_staker);
+	SL_STMT(c, q_staker);
 	sl_bind_blob(s, 0, tx, 32);
 	sl_err e = sl_stmt_query(s);
 	if (e)

@@ -98,12 +98,6 @@ static const sl_sql q_cursor = {
 	"DO UPDATE SET next = excluded.next, last_id = excluded.last_id"
 };
 
-/* A statement or the error that prevents one. */
-#define STMT(c, q)                           \
-	sl_stmt *s = sl_stmt_get((c), &(q)); \
-	if (!s)                              \
-	return SL_ERR_STORE
-
 static void bind_opt_blob(sl_stmt *s, int i, const uint8_t *p, size_t n)
 {
 	if (p)
@@ -125,7 +119,7 @@ static void bind_where_block(sl_stmt *s, int i, const ix_where *at)
 
 static sl_err put_block(sl_conn *c, const ix_block *b)
 {
-	STMT(c, q_block);
+	SL_STMT(c, q_block);
 	sl_bind_i64(s, 0, b->chain);
 	sl_bind_i64(s, 1, (int64_t)b->height);
 	sl_bind_blob(s, 2, b->hash, 32);
@@ -151,7 +145,7 @@ static sl_err put_block(sl_conn *c, const ix_block *b)
 
 static sl_err put_tx(sl_conn *c, const ix_tx *t)
 {
-	STMT(c, q_tx);
+	SL_STMT(c, q_tx);
 	sl_bind_i64(s, 0, t->at.chain);
 	sl_bind_i64(s, 1, (int64_t)t->at.seq);
 	sl_bind_blob(s, 2, t->id, 32);
@@ -166,7 +160,7 @@ static sl_err put_out(sl_conn *c, const ix_out *u)
 {
 	sl_err e;
 	{
-		STMT(c, q_out);
+		SL_STMT(c, q_out);
 		sl_bind_blob(s, 0, u->id, 32);
 		sl_bind_blob(s, 1, u->tx, 32);
 		sl_bind_i64(s, 2, u->idx);
@@ -193,7 +187,7 @@ static sl_err put_out(sl_conn *c, const ix_out *u)
 	}
 	for (uint32_t i = 0; i < u->naddrs; i++) {
 		const uint8_t *addr = u->addrs + 20 * (size_t)i;
-		STMT(c, q_out_addr);
+		SL_STMT(c, q_out_addr);
 		sl_bind_blob(s, 0, addr, 20);
 		sl_bind_blob(s, 1, u->id, 32);
 		if ((e = sl_stmt_exec(s)))
@@ -213,7 +207,7 @@ static sl_err put_spend(sl_conn *c, const ix_spend *p)
 {
 	sl_err e;
 	{
-		STMT(c, q_spend);
+		SL_STMT(c, q_spend);
 		sl_bind_blob(s, 0, p->id, 32);
 		sl_bind_blob(s, 1, p->tx, 32);
 		sl_bind_i64(s, 2, p->at.chain);
@@ -226,7 +220,7 @@ static sl_err put_spend(sl_conn *c, const ix_spend *p)
 			return e;
 	}
 	{
-		STMT(c, q_spend_addr);
+		SL_STMT(c, q_spend_addr);
 		sl_bind_blob(s, 0, p->tx, 32);
 		sl_bind_i64(s, 1, p->at.chain);
 		bind_where_block(s, 2, &p->at);
@@ -237,7 +231,7 @@ static sl_err put_spend(sl_conn *c, const ix_spend *p)
 		if ((e = sl_stmt_exec(s)))
 			return e;
 	}
-	STMT(c, q_spend_consumer);
+	SL_STMT(c, q_spend_consumer);
 	sl_bind_i64(s, 0, p->at.chain);
 	sl_bind_i64(s, 1, (int64_t)p->at.seq);
 	sl_bind_i64(s, 2, p->at.ts);
@@ -248,7 +242,7 @@ static sl_err put_spend(sl_conn *c, const ix_spend *p)
 
 static sl_err put_act(sl_conn *c, const ix_act *a)
 {
-	STMT(c, q_act);
+	SL_STMT(c, q_act);
 	sl_bind_i64(s, 0, a->space);
 	sl_bind_blob(s, 1, a->addr, 20);
 	sl_bind_i64(s, 2, (int64_t)a->seq);
@@ -261,7 +255,7 @@ static sl_err put_vertex(sl_conn *c, const ix_vertex *v)
 {
 	sl_err e;
 	{
-		STMT(c, q_vertex);
+		SL_STMT(c, q_vertex);
 		sl_bind_i64(s, 0, (int64_t)v->ipos);
 		sl_bind_blob(s, 1, v->hash, 32);
 		sl_bind_i64(s, 2, (int64_t)v->height);
@@ -274,7 +268,7 @@ static sl_err put_vertex(sl_conn *c, const ix_vertex *v)
 			return e;
 	}
 	for (uint32_t i = 0; i < v->ntx; i++) {
-		STMT(c, q_vertex_tx);
+		SL_STMT(c, q_vertex_tx);
 		sl_bind_blob(s, 0, v->txs + 32 * (size_t)i, 32);
 		sl_bind_i64(s, 1, (int64_t)v->ipos);
 		if ((e = sl_stmt_exec(s)))
@@ -285,7 +279,7 @@ static sl_err put_vertex(sl_conn *c, const ix_vertex *v)
 
 static sl_err put_asset(sl_conn *c, const ix_asset *a)
 {
-	STMT(c, q_asset);
+	SL_STMT(c, q_asset);
 	sl_bind_blob(s, 0, a->id, 32);
 	sl_bind_text(s, 1, (const char *)a->name.p, a->name.len);
 	sl_bind_text(s, 2, (const char *)a->symbol.p, a->symbol.len);
@@ -299,7 +293,7 @@ static sl_err put_asset(sl_conn *c, const ix_asset *a)
 
 static sl_err put_asset_tx(sl_conn *c, const ix_asset_tx *a)
 {
-	STMT(c, q_asset_tx);
+	SL_STMT(c, q_asset_tx);
 	sl_bind_blob(s, 0, a->asset, 32);
 	sl_bind_i64(s, 1, (int64_t)a->seq);
 	sl_bind_i64(s, 2, a->ts);
@@ -309,7 +303,7 @@ static sl_err put_asset_tx(sl_conn *c, const ix_asset_tx *a)
 
 static sl_err put_staker(sl_conn *c, const ix_staker *k)
 {
-	STMT(c, q_staker);
+	SL_STMT(c, q_staker);
 	sl_bind_blob(s, 0, k->tx, 32);
 	sl_bind_i64(s, 1, (int64_t)k->seq);
 	sl_bind_i64(s, 2, k->type);
@@ -351,7 +345,7 @@ static sl_err put_stake_end(sl_conn *c, ix_batch *b, const ix_stake_end *x)
 {
 	sl_err e;
 	{
-		STMT(c, q_stake_end);
+		SL_STMT(c, q_stake_end);
 		sl_bind_blob(s, 0, x->end_tx, 32);
 		sl_bind_i64(s, 1, x->at.ts);
 		sl_bind_i64(s, 2, x->committed);
@@ -437,7 +431,7 @@ static sl_err put_stake_end(sl_conn *c, ix_batch *b, const ix_stake_end *x)
 			if ((e = put_act(c, &act)))
 				return e;
 		}
-		STMT(c, q_reward);
+		SL_STMT(c, q_reward);
 		sl_bind_blob(s, 0, x->staking_tx, 32);
 		sl_bind_blob(s, 1, o.id, 32);
 		sl_bind_i64(s, 2, kind);
@@ -472,7 +466,7 @@ static const sl_sql q_l1_end = { "UPDATE l1_validators SET end_fee = ? WHERE vid
 static const sl_sql q_l1_due = {
 	"SELECT subnet, node, weight, bls_key FROM l1_validators WHERE end_fee > ? AND end_fee <= ?"
 };
-static const sl_sql q_l1_run_out = {
+static const sl_sql q_l1_member = {
 	"UPDATE l1_validators SET end_fee = ? WHERE end_fee > ? AND end_fee <= ?"
 };
 static const sl_sql q_l1_tx = { "INSERT INTO l1_txs (vid, seq, ts, type) VALUES (?, ?, ?, ?) "
@@ -519,7 +513,7 @@ static sl_err pstate_load(sl_conn *c, pstate *ps, uint64_t height)
 {
 	if (ps->loaded)
 		return SL_OK;
-	STMT(c, q_pstate_prev);
+	SL_STMT(c, q_pstate_prev);
 	sl_bind_i64(s, 0, (int64_t)height);
 	sl_err e = sl_stmt_query(s);
 	*ps = (pstate){ .loaded = true };
@@ -555,7 +549,7 @@ static sl_err start_staker(sl_conn *c, pstate *ps, const uint8_t *tx, uint64_t w
 	uint64_t reward =
 		sl_reward_calculate(&sl_reward_primary, end > start ? end - start : 0, weight, ps->supply);
 	ps->supply = sl_sat_add(ps->supply, reward);
-	STMT(c, q_potential);
+	SL_STMT(c, q_potential);
 	sl_bind_u64be(s, 0, reward);
 	sl_bind_blob(s, 1, tx, 32);
 	return sl_stmt_exec(s);
@@ -572,7 +566,7 @@ static sl_err promote(sl_conn *c, ix_batch *b, pstate *ps, int64_t t)
 	size_t n = 0, cap = 0;
 	sl_err e;
 	{
-		STMT(c, q_pending);
+		SL_STMT(c, q_pending);
 		sl_bind_i64(s, 0, t);
 		if ((e = sl_stmt_query(s)))
 			return e;
@@ -607,14 +601,14 @@ static sl_err promote(sl_conn *c, ix_batch *b, pstate *ps, int64_t t)
 }
 
 /* An L1 validator as its validator set counts it. */
-typedef struct l1_run_out {
+typedef struct l1_member {
 	uint8_t subnet[32], node[20], key[48];
 	bool has_key;
 	uint64_t weight;
-} l1_run_out;
+} l1_member;
 
 /* Columns at..at+3 of a row: subnet, node, weight, bls_key. */
-static sl_err l1_row(sl_conn *c, sl_stmt *s, int at, l1_run_out *v)
+static sl_err l1_row(sl_conn *c, sl_stmt *s, int at, l1_member *v)
 {
 	size_t ns = 0, nn = 0, nk = 0;
 	const uint8_t *subnet = sl_col_blob(s, at, &ns), *node = sl_col_blob(s, at + 1, &nn),
@@ -631,7 +625,7 @@ static sl_err l1_row(sl_conn *c, sl_stmt *s, int at, l1_run_out *v)
 }
 
 /* Its weight moves from the L1's inactive weight to its node (activate) or back. */
-static sl_err l1_vset_move(sl_conn *c, const l1_run_out *v, uint64_t height, bool activate)
+static sl_err l1_vset_move(sl_conn *c, const l1_member *v, uint64_t height, bool activate)
 {
 	sl_err e = ix_vset_change(c, v->subnet, activate ? ix_vset_empty : v->node, height, true, v->weight,
 				  true,
@@ -647,7 +641,7 @@ static sl_err l1_vset_move(sl_conn *c, const l1_run_out *v, uint64_t height, boo
 /* What an L1 validator tx left of a validation (its l1_txs row, written before the changes). */
 static sl_err l1_effect(sl_conn *c, const ix_pevent *v, uint64_t weight, uint64_t balance, int64_t change)
 {
-	STMT(c, q_l1_tx_effect);
+	SL_STMT(c, q_l1_tx_effect);
 	sl_bind_u64be(s, 0, weight);
 	sl_bind_u64be(s, 1, balance);
 	sl_bind_i64(s, 2, change);
@@ -696,10 +690,10 @@ static sl_err advance_time(sl_conn *c, ix_batch *b, const ix_rules *r, pstate *p
 	if (!ps->active)
 		return SL_OK;
 	sl_err e;
-	l1_run_out *out = NULL;
+	l1_member *out = NULL;
 	size_t due = 0, cap = 0;
 	{
-		STMT(c, q_l1_due);
+		SL_STMT(c, q_l1_due);
 		sl_bind_u64be(s, 0, 0);
 		sl_bind_u64be(s, 1, ps->fees);
 		if ((e = sl_stmt_query(s)))
@@ -707,7 +701,7 @@ static sl_err advance_time(sl_conn *c, ix_batch *b, const ix_rules *r, pstate *p
 		while (sl_stmt_next(s, &e)) {
 			if (due == cap) {
 				size_t ncap = cap ? 2 * cap : 8;
-				l1_run_out *nv = sl_arena_array(&b->arena, ncap, sizeof *nv);
+				l1_member *nv = sl_arena_array(&b->arena, ncap, sizeof *nv);
 				if (!nv)
 					return SL_ERR_NOMEM;
 				if (due)
@@ -729,7 +723,7 @@ static sl_err advance_time(sl_conn *c, ix_batch *b, const ix_rules *r, pstate *p
 	for (size_t i = 0; i < due; i++)
 		if ((e = l1_vset_move(c, &out[i], height, false)))
 			return e;
-	STMT(c, q_l1_run_out);
+	SL_STMT(c, q_l1_member);
 	sl_bind_u64be(s, 0, 0);
 	sl_bind_u64be(s, 1, 0);
 	sl_bind_u64be(s, 2, ps->fees);
@@ -771,9 +765,9 @@ static sl_err refund(sl_conn *c, ix_batch *b, const ix_rules *r, const ix_pevent
 /* An L1 validator's end fee, remaining balance owner (copied into the batch's arena) and place in
  * its validator set. */
 static sl_err l1_get(sl_conn *c, ix_batch *b, const uint8_t *vid, uint64_t *end_fee, uint8_t **owner,
-		     size_t *olen, l1_run_out *set)
+		     size_t *olen, l1_member *set)
 {
-	STMT(c, q_l1_get);
+	SL_STMT(c, q_l1_get);
 	sl_bind_blob(s, 0, vid, 32);
 	sl_err e = sl_stmt_query(s);
 	if (e)
@@ -801,7 +795,7 @@ static sl_err put_l1_add(sl_conn *c, const ix_rules *r, pstate *ps, const ix_pev
 			"an L1 validator, but the P-chain's validator fee is not known: the node has "
 			"no platform.getValidatorFeeConfig and the network is not mainnet or Fuji");
 	uint64_t end = v->amount ? sl_sat_add(v->amount, ps->fees) : 0;
-	STMT(c, q_l1_add);
+	SL_STMT(c, q_l1_add);
 	sl_bind_blob(s, 0, v->id, 32);
 	sl_bind_blob(s, 1, v->subnet, 32);
 	sl_bind_blob(s, 2, v->node.p, v->node.len);
@@ -834,7 +828,7 @@ static sl_err put_l1_change(sl_conn *c, ix_batch *b, const ix_rules *r, pstate *
 	uint64_t end = 0;
 	uint8_t *owner = NULL;
 	size_t olen = 0;
-	l1_run_out set;
+	l1_member set;
 	sl_err e = l1_get(c, b, v->id, &end, &owner, &olen, &set);
 	if (e)
 		return e;
@@ -854,14 +848,14 @@ static sl_err put_l1_change(sl_conn *c, ix_batch *b, const ix_rules *r, pstate *
 				   : l1_effect(c, v, 0, 0, signed_amount(left, true))))
 			return e;
 		if (v->weight) {
-			STMT(c, q_l1_weight);
+			SL_STMT(c, q_l1_weight);
 			sl_bind_u64be(s, 0, v->weight);
 			sl_bind_i64(s, 1, next_nonce(v->nonce));
 			sl_bind_blob(s, 2, v->id, 32);
 			return sl_stmt_exec(s);
 		}
 		{
-			STMT(c, q_l1_remove);
+			SL_STMT(c, q_l1_remove);
 			sl_bind_u64be(s, 0, 0);
 			sl_bind_i64(s, 1, next_nonce(v->nonce));
 			sl_bind_u64be(s, 2, 0);
@@ -886,7 +880,7 @@ static sl_err put_l1_change(sl_conn *c, ix_batch *b, const ix_rules *r, pstate *
 			if ((e = l1_vset_move(c, &set, h, true)))
 				return e;
 		}
-		STMT(c, q_l1_end);
+		SL_STMT(c, q_l1_end);
 		sl_bind_u64be(s, 0, to);
 		sl_bind_blob(s, 1, v->id, 32);
 		return sl_stmt_exec(s);
@@ -897,7 +891,7 @@ static sl_err put_l1_change(sl_conn *c, ix_batch *b, const ix_rules *r, pstate *
 		ps->active--;
 		if ((e = l1_vset_move(c, &set, h, false)))
 			return e;
-		STMT(c, q_l1_end);
+		SL_STMT(c, q_l1_end);
 		sl_bind_u64be(s, 0, 0);
 		sl_bind_blob(s, 1, v->id, 32);
 		if ((e = sl_stmt_exec(s)))
@@ -919,7 +913,7 @@ static sl_err put_pevent(sl_conn *c, ix_batch *b, const ix_rules *r, pstate *ps,
 			return e;
 		return advance_time(c, b, r, ps, v->at.ts, v->at.effective);
 	case IX_PE_BLOCK_END: {
-		STMT(c, q_pstate_put);
+		SL_STMT(c, q_pstate_put);
 		sl_bind_i64(s, 0, (int64_t)SL_MIN(ps->active, INT64_MAX));
 		sl_bind_u64be(s, 1, ps->fees);
 		sl_bind_u64be(s, 2, ps->excess);
@@ -943,7 +937,7 @@ static sl_err put_pevent(sl_conn *c, ix_batch *b, const ix_rules *r, pstate *ps,
 		uint8_t tx[32];
 		bool found = false;
 		{
-			STMT(c, q_removed);
+			SL_STMT(c, q_removed);
 			sl_bind_blob(s, 0, v->node.p, v->node.len);
 			sl_bind_blob(s, 1, v->subnet, 32);
 			sl_bind_i64(s, 2, v->at.ts);
@@ -959,7 +953,7 @@ static sl_err put_pevent(sl_conn *c, ix_batch *b, const ix_rules *r, pstate *ps,
 			if (e || !found)
 				return e;
 		}
-		STMT(c, q_remove);
+		SL_STMT(c, q_remove);
 		sl_bind_blob(s, 0, v->id, 32);
 		sl_bind_i64(s, 1, v->at.ts);
 		sl_bind_blob(s, 2, tx, 32);
@@ -973,7 +967,7 @@ static sl_err put_pevent(sl_conn *c, ix_batch *b, const ix_rules *r, pstate *ps,
 		/* an abort takes back the potential reward the start added */
 		if (!ps->has_supply || v->committed)
 			return SL_OK;
-		STMT(c, q_potential_get);
+		SL_STMT(c, q_potential_get);
 		sl_bind_blob(s, 0, v->id, 32);
 		if ((e = sl_stmt_query(s)))
 			return e;
@@ -982,7 +976,7 @@ static sl_err put_pevent(sl_conn *c, ix_batch *b, const ix_rules *r, pstate *ps,
 		return e;
 	}
 	case IX_PE_SUBNET: {
-		STMT(c, q_subnet);
+		SL_STMT(c, q_subnet);
 		sl_bind_blob(s, 0, v->id, 32);
 		sl_bind_i64(s, 1, (int64_t)v->at.seq);
 		sl_bind_i64(s, 2, (int64_t)v->at.height);
@@ -991,13 +985,13 @@ static sl_err put_pevent(sl_conn *c, ix_batch *b, const ix_rules *r, pstate *ps,
 		return sl_stmt_exec(s);
 	}
 	case IX_PE_OWNER: {
-		STMT(c, q_subnet_owner);
+		SL_STMT(c, q_subnet_owner);
 		sl_bind_blob(s, 0, v->owner.p, v->owner.len);
 		sl_bind_blob(s, 1, v->id, 32);
 		return sl_stmt_exec(s);
 	}
 	case IX_PE_CHAIN: {
-		STMT(c, q_chain);
+		SL_STMT(c, q_chain);
 		sl_bind_blob(s, 0, v->id, 32);
 		sl_bind_blob(s, 1, v->subnet, 32);
 		sl_bind_i64(s, 2, (int64_t)v->at.seq);
@@ -1009,7 +1003,7 @@ static sl_err put_pevent(sl_conn *c, ix_batch *b, const ix_rules *r, pstate *ps,
 		return sl_stmt_exec(s);
 	}
 	case IX_PE_CONVERT: {
-		STMT(c, q_subnet_l1);
+		SL_STMT(c, q_subnet_l1);
 		sl_bind_blob(s, 0, v->id, 32);
 		sl_bind_i64(s, 1, v->at.ts);
 		sl_bind_blob(s, 2, v->manager_chain, 32);
@@ -1024,7 +1018,7 @@ static sl_err put_pevent(sl_conn *c, ix_batch *b, const ix_rules *r, pstate *ps,
 
 static sl_err put_l1_tx(sl_conn *c, const ix_l1_tx *l)
 {
-	STMT(c, q_l1_tx);
+	SL_STMT(c, q_l1_tx);
 	sl_bind_blob(s, 0, l->vid, 32);
 	sl_bind_i64(s, 1, (int64_t)l->seq);
 	sl_bind_i64(s, 2, l->ts);
@@ -1116,7 +1110,7 @@ static sl_err genesis_supply(sl_conn *c, const ix_rules *r, ix_batch *b)
 	}
 	if (e)
 		return e;
-	STMT(c, q_genesis_supply_put);
+	SL_STMT(c, q_genesis_supply_put);
 	sl_bind_u64be(s, 0, ps.supply);
 	return sl_stmt_exec(s);
 }

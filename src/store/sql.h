@@ -100,6 +100,11 @@ sl_err sl_conn_fail(sl_conn *c, sl_err e, const char *fmt, ...) SL_PRINTF(3, 4);
 
 /* The statement of q on this connection, prepared on first use, reset and unbound. NULL on error. */
 sl_stmt *sl_stmt_get(sl_conn *c, const sl_sql *q);
+/* In a function returning sl_err: declare `sl_stmt *s`, q's statement on c, or return SL_ERR_STORE. */
+#define SL_STMT(c, q)                        \
+	sl_stmt *s = sl_stmt_get((c), &(q)); \
+	if (!s)                              \
+	return SL_ERR_STORE
 
 /* Parameters are numbered from 0. Text and blobs are copied at bind time. */
 void sl_bind_i64(sl_stmt *s, int i, int64_t v);
