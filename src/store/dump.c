@@ -64,12 +64,15 @@ static const struct {
 } omit_cols[] = {
 	{ "cursors", "head", "progress status" },
 	{ "cursors", "caught_up_ms", "progress status" },
+	{ "evm_cursors", "head", "progress status" },
+	{ "evm_cursors", "caught_up_ms", "progress status" },
 };
 static const struct {
 	const char *table, *why;
 } omit_tables[] = {
 	{ "node_obs", "what the indexer saw of the node's validators when it sampled them" },
 	{ "prices", "prices loaded from outside the chain (snowline prices)" },
+	{ "operations", "export jobs asked of the API, not chain data" },
 };
 static const struct {
 	const char *table, *column, *value, *why;

@@ -299,8 +299,91 @@ static const char *const v9[] = {
 	NULL,
 };
 
+/*
+ * Version 10: EVM chains (part 3; docs/evm.md). Every EVM table is keyed by the chain's EVM chain
+ * id (`evm`, an integer) first. Hashes are 32-byte blobs, addresses 20-byte blobs, and every
+ * 256-bit quantity (value, gas price, token amount, token id, nonce of a message) a 32-byte
+ * big-endian blob, so blob order is numeric order.
+ *
+ * evm_chains: what is configured (the indexer writes it when it starts; the API only reads it).
+ *   blockchain/subnet: Avalanche ids (NULL when not known); token_*: the network token;
+ *   icm: the ICM messenger's address (NULL: none is watched); network: "mainnet", "fuji" or
+ *   "local" (the /v1/chains `network` filter); testnet: 0/1.
+ * evm_cursors: per chain, the next block to read and the hash of the last one read, written in the
+ *   transaction of the batch it follows (as `cursors` for the node's indexes).
+ * evm_blocks: a block's header fields the API serves.
+ * evm_txs: a tx with its receipt, clustered by (block, index). to: NULL for a creation;
+ *   created: the contract a creation made; status: the receipt's (1 success, 0 reverted).
+ * evm_logs: every log, in (block, log index) order; topics: n × 32 bytes.
+ * evm_transfers: the ERC-20/721/1155 transfers decoded from logs: std 20, 721 or 1155; sub: the
+ *   item of an ERC-1155 TransferBatch (0 otherwise); token_id NULL for ERC-20.
+ * evm_internal: the call frames under a tx's top frame (callTracer), in depth-first order (n);
+ *   kind: CALL, STATICCALL, DELEGATECALL, CREATE, CREATE2, SELFDESTRUCT as the tracer names it.
+ * evm_contracts: who created each contract: the outer tx (block, idx), and the frame's sender.
+ * evm_tokens: a token contract's standard and, where it answers, name, symbol and decimals.
+ * evm_addr_txs: the txs an address took part in (sender, recipient, a transfer's side, an
+ *   internal frame's side), for exports and address reads.
+ * icm_messages: one row per message, written from whichever side is read first (source: the
+ *   SendCrossChainMessage; destination: ReceiveCrossChainMessage and MessageExecuted/Failed);
+ *   executed: NULL not yet known, 1 executed, 0 execution failed. receipt_delivered: the source
+ *   saw ReceiptReceived for it. icm_addrs: a message by its sender and its recipient, newest first.
+ * operations: export jobs (api/exports): the request as JSON, the state, the lease (owner and
+ *   until when, unix ms) that makes one API instance run it, and the result (CSV) when done.
+ */
+static const char *const v10[] = {
+	"CREATE TABLE evm_chains (evm {int} PRIMARY KEY, blockchain {blob}, subnet {blob}, name TEXT NOT NULL, "
+	"description TEXT, rpc_url TEXT NOT NULL, ws_url TEXT, explorer_url TEXT, logo_uri TEXT, "
+	"token_name TEXT NOT NULL, token_symbol TEXT NOT NULL, token_decimals {int} NOT NULL, token_logo TEXT, "
+	"token_description TEXT, network TEXT NOT NULL, testnet {int} NOT NULL, icm {blob})",
+	"CREATE UNIQUE INDEX evm_chains_blockchain ON evm_chains (blockchain)",
+	"CREATE TABLE evm_cursors (evm {int} PRIMARY KEY, next {int} NOT NULL, last_hash {blob}, head {int}, "
+	"caught_up_ms {int})",
+	"CREATE TABLE evm_blocks (evm {int} NOT NULL, number {int} NOT NULL, hash {blob} NOT NULL, "
+	"parent {blob} NOT NULL, ts {int} NOT NULL, miner {blob} NOT NULL, gas_limit {int} NOT NULL, "
+	"gas_used {int} NOT NULL, base_fee {blob}, ntx {int} NOT NULL, size {int} NOT NULL, "
+	"PRIMARY KEY (evm, number)) {without_rowid}",
+	"CREATE INDEX evm_blocks_hash ON evm_blocks (hash)",
+	"CREATE TABLE evm_txs (evm {int} NOT NULL, block {int} NOT NULL, idx {int} NOT NULL, hash {blob} NOT NULL, "
+	"ts {int} NOT NULL, sender {blob} NOT NULL, recipient {blob}, value {blob} NOT NULL, nonce {int} NOT NULL, "
+	"type {int} NOT NULL, gas_limit {int} NOT NULL, gas_price {blob}, max_fee {blob}, max_prio {blob}, "
+	"input {blob} NOT NULL, status {int} NOT NULL, gas_used {int} NOT NULL, effective_price {blob} NOT NULL, "
+	"created {blob}, PRIMARY KEY (evm, block, idx)) {without_rowid}",
+	"CREATE UNIQUE INDEX evm_txs_hash ON evm_txs (hash, evm)",
+	"CREATE TABLE evm_logs (evm {int} NOT NULL, block {int} NOT NULL, log_idx {int} NOT NULL, "
+	"tx_idx {int} NOT NULL, address {blob} NOT NULL, topics {blob} NOT NULL, data {blob} NOT NULL, "
+	"PRIMARY KEY (evm, block, log_idx)) {without_rowid}",
+	"CREATE TABLE evm_transfers (evm {int} NOT NULL, block {int} NOT NULL, log_idx {int} NOT NULL, "
+	"sub {int} NOT NULL, tx_idx {int} NOT NULL, token {blob} NOT NULL, std {int} NOT NULL, "
+	"sender {blob} NOT NULL, recipient {blob} NOT NULL, token_id {blob}, value {blob} NOT NULL, "
+	"PRIMARY KEY (evm, block, log_idx, sub)) {without_rowid}",
+	"CREATE TABLE evm_internal (evm {int} NOT NULL, block {int} NOT NULL, tx_idx {int} NOT NULL, n {int} NOT NULL, "
+	"depth {int} NOT NULL, kind TEXT NOT NULL, sender {blob} NOT NULL, recipient {blob}, value {blob}, "
+	"gas {int} NOT NULL, gas_used {int} NOT NULL, reverted {int} NOT NULL, "
+	"PRIMARY KEY (evm, block, tx_idx, n)) {without_rowid}",
+	"CREATE TABLE evm_contracts (evm {int} NOT NULL, address {blob} NOT NULL, block {int} NOT NULL, "
+	"tx_idx {int} NOT NULL, creator {blob} NOT NULL, PRIMARY KEY (evm, address)) {without_rowid}",
+	"CREATE TABLE evm_tokens (evm {int} NOT NULL, address {blob} NOT NULL, std {int} NOT NULL, name TEXT, "
+	"symbol TEXT, decimals {int}, PRIMARY KEY (evm, address)) {without_rowid}",
+	"CREATE TABLE evm_addr_txs (evm {int} NOT NULL, addr {blob} NOT NULL, block {int} NOT NULL, "
+	"tx_idx {int} NOT NULL, PRIMARY KEY (evm, addr, block, tx_idx)) {without_rowid}",
+	"CREATE TABLE icm_messages (id {blob} PRIMARY KEY, contract {blob} NOT NULL, src_blockchain {blob} NOT NULL, "
+	"dst_blockchain {blob} NOT NULL, nonce {blob} NOT NULL, sender {blob}, recipient {blob}, "
+	"gas_limit {blob}, relayers {blob}, receipts {blob}, data {blob}, fee_token {blob}, fee_amount {blob}, "
+	"src_evm {int}, src_tx {blob}, src_block {int}, src_ts {int}, src_gas {blob}, "
+	"dst_evm {int}, dst_tx {blob}, dst_block {int}, dst_ts {int}, dst_gas {blob}, deliverer {blob}, "
+	"redeemer {blob}, executed {int}, receipt_delivered {int} NOT NULL DEFAULT 0)",
+	"CREATE TABLE icm_addrs (addr {blob} NOT NULL, ts {int} NOT NULL, id {blob} NOT NULL, "
+	"PRIMARY KEY (addr, ts, id)) {without_rowid}",
+	"CREATE TABLE operations (id TEXT PRIMARY KEY, type TEXT NOT NULL, request TEXT NOT NULL, "
+	"status TEXT NOT NULL, message TEXT, code TEXT, next_date TEXT, created_ms {int} NOT NULL, "
+	"updated_ms {int} NOT NULL, lease_owner TEXT, lease_until {int}, rows {int}, result {blob})",
+	"CREATE INDEX operations_status ON operations (status, created_ms)",
+	NULL,
+};
+
 const sl_migration sl_migrations[] = {
-	{ 1, v1 }, { 2, v2 }, { 3, v3 }, { 4, v4 }, { 5, v5 }, { 6, v6 }, { 7, v7 }, { 8, v8 }, { 9, v9 },
+	{ 1, v1 }, { 2, v2 }, { 3, v3 }, { 4, v4 }, { 5, v5 },
+	{ 6, v6 }, { 7, v7 }, { 8, v8 }, { 9, v9 }, { 10, v10 },
 };
 const size_t sl_nmigrations = SL_ARRAY_LEN(sl_migrations);
 
