@@ -182,12 +182,18 @@ export class Contract {
   }
 }
 
+// Every anvil started here is killed when this process exits, whatever the tests did.
+const live = new Set();
+process.once('exit', () => { for (const p of live) { try { p.kill('SIGKILL'); } catch { /* gone */ } } });
+
 // Starts anvil: { chainId, timestamp (genesis), blockTime (seconds between mined blocks), clock
 // ({ next }: the next block's timestamp, shared by chains that should have one time line) }.
 export async function startAnvil({ chainId = 31337, timestamp = 1_700_000_000, blockTime = 2, clock = null, accounts = 10, balance = 10000, args = [], timeoutMs = 20000 } = {}) {
   const full = ['--host', '127.0.0.1', '--port', '0', '--chain-id', String(chainId), '--no-mining', '--hardfork', 'cancun',
     '--timestamp', String(timestamp), '--accounts', String(accounts), '--balance', String(balance), ...args];
   const proc = spawn(ANVIL, full, { stdio: ['ignore', 'pipe', 'pipe'] });
+  live.add(proc);
+  proc.once('exit', () => live.delete(proc));
   let logs = '';
   const port = await new Promise((resolve, reject) => {
     const timer = setTimeout(() => { proc.kill('SIGKILL'); reject(new Error('anvil did not start:\n' + logs)); }, timeoutMs);
@@ -206,6 +212,26 @@ export async function startAnvil({ chainId = 31337, timestamp = 1_700_000_000, b
   return chain;
 }
 
+
+// Plain traffic for benchmarks and live-indexing tests: `blocks` blocks of `txsPerBlock` native
+// transfers each, between anvil's dev accounts (senders round-robin over `from`, default the
+// last three dev accounts but the messenger deployer's). Returns [{ hash, blockNumber, from, to,
+// value }] (value in wei, a decimal string).
+export async function addTraffic(chain, { blocks = 10, txsPerBlock = 10, from = chain.accounts.slice(6, 9) } = {}) {
+  const out = [];
+  for (let b = 0; b < blocks; b++) {
+    const sent = [];
+    for (let i = 0; i < txsPerBlock; i++) {
+      const sender = from[i % from.length];
+      const to = chain.accounts[(i + b) % 6];
+      const value = BigInt(1000 + b * txsPerBlock + i);
+      sent.push({ hash: await chain.send({ from: sender, to, value, gas: 21000n }), from: getAddress(sender), to: getAddress(to), value: value.toString() });
+    }
+    const n = await chain.mine();
+    for (const s of sent) out.push({ ...s, blockNumber: n });
+  }
+  return out;
+}
 
 // ---- event topics (docs/evm-tests.md; the ICM ones as the real TeleporterMessenger emits them) ----
 export const TOPIC = {

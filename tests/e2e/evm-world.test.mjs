@@ -294,5 +294,14 @@ test('7. one time line, and the same hashes when seeded again', async () => {
   } finally {
     await again.stop();
   }
+  // more blocks afterwards, for benchmarks and live indexing: on the shared time line too
+  const head = await chains.A.blockNumber();
+  const traffic = await E.addTraffic(chains.A, { blocks: 3, txsPerBlock: 25 });
+  assert.equal(traffic.length, 75);
+  for (let b = head + 1; b <= head + 3; b++) {
+    const blk = await chains.A.rpc('eth_getBlockByNumber', [E.hex(b), false]);
+    assert.deepEqual(blk.transactions, traffic.filter((t) => t.blockNumber === b).map((t) => t.hash));
+    assert.ok(E.num(blk.timestamp) > Math.max(...blocks.map((x) => x.ts)));
+  }
   console.log(`seedEvmWorld took ${truth.seedMs} ms (again: ${again.truth.seedMs} ms)`);
 });
