@@ -409,6 +409,20 @@ class WorldBuilder {
   }
 
   async finish() {
+    // the blocks, 0 to the head of each chain
+    this.blocks = [];
+    const byNumber = {};
+    for (const [k, chain] of Object.entries(this.chains)) {
+      for (let n = 0; n <= chain.head; n++) {
+        const b = await chain.rpc('eth_getBlockByNumber', [hex(n), false]);
+        const blk = {
+          chain: k, number: n, hash: b.hash, parentHash: b.parentHash, timestamp: num(b.timestamp), txCount: b.transactions.length,
+          gasUsed: num(b.gasUsed), gasLimit: num(b.gasLimit), baseFeePerGas: BigInt(b.baseFeePerGas).toString(), miner: getAddress(b.miner),
+        };
+        this.blocks.push(blk);
+        byNumber[`${k}/${n}`] = blk;
+      }
+    }
     for (const rec of this.txs) {
       const chain = this.chains[rec.chain];
       const [r, t] = await Promise.all([chain.receipt(rec.hash), chain.rpc('eth_getTransactionByHash', [rec.hash])]);
@@ -419,6 +433,8 @@ class WorldBuilder {
       if (!rec.to && status === 1 && getAddress(r.contractAddress) !== rec.contractAddress) throw new Error(`${rec.label}: contract address`);
       Object.assign(rec, {
         status, blockNumber: num(r.blockNumber), blockHash: r.blockHash, txIndex: num(r.transactionIndex),
+        blockTimestamp: byNumber[`${rec.chain}/${num(r.blockNumber)}`].timestamp, txType: num(t.type),
+        maxFeePerGas: BigInt(t.maxFeePerGas).toString(), maxPriorityFeePerGas: BigInt(t.maxPriorityFeePerGas).toString(),
         gasLimit: num(t.gas), gasUsed: num(r.gasUsed), effectiveGasPrice: BigInt(r.effectiveGasPrice).toString(),
         gasSpent: (BigInt(r.gasUsed) * BigInt(r.effectiveGasPrice)).toString(),
         methodHash: t.input.length >= 10 && rec.to ? t.input.slice(0, 10) : '',
@@ -509,10 +525,14 @@ class WorldBuilder {
  *                 ots_getContractCreator says), createType ('CREATE'|'CREATE2'), via
  *                 ('direct'|'factory'|'nested'), blockNumber, token: null | { ercType
  *                 ('ERC-20'|'ERC-721'|'ERC-1155'), name, symbol, decimals } }],
- *   txs: [{ chain, label, hash, blockNumber, blockHash, txIndex, from, to (null for a
- *           creation), contractAddress (creations), nonce, value (wei), status (1|0), kind
- *           ('native'|'call'|'create'), methodHash ('0x' + 8 hex, '' for native/create),
- *           gasLimit, gasUsed, effectiveGasPrice, gasSpent (gasUsed × effectiveGasPrice),
+ *   blocks: [{ chain, number, hash, parentHash, timestamp, txCount, gasUsed, gasLimit,
+ *              baseFeePerGas (wei), miner }] for 0..head of each chain (every block of the world;
+ *              the world's txs are all the txs there are),
+ *   txs: [{ chain, label, hash, blockNumber, blockHash, blockTimestamp, txIndex, from, to (null
+ *           for a creation), contractAddress (creations), nonce, value (wei), status (1|0), kind
+ *           ('native'|'call'|'create'), methodHash ('0x' + 8 hex, '' for native/create), txType
+ *           (2), maxFeePerGas, maxPriorityFeePerGas, gasLimit, gasUsed, effectiveGasPrice,
+ *           gasSpent (gasUsed × effectiveGasPrice),
  *           logCount,
  *           erc20:   [{ token, from, to, value, logIndex }],
  *           erc721:  [{ token, from, to, tokenId, logIndex }],
@@ -693,7 +713,9 @@ async function buildWorld(chains) {
   const msgs = {};
   const send = async (ch, label, from, dest, to, payload, fee, feeToken) => {
     const src = w.key(ch);
-    const nonce = BigInt(await ch.messenger.read('messageNonce')) + BigInt(Object.values(msgs).filter((m) => m.sourceChain === src && !m.send).length) + 1n;
+    // the messenger's counter at the last block, plus the sends still in the pool
+    const unmined = Object.values(msgs).filter((m) => m.sourceChain === src && !m.mined).length;
+    const nonce = BigInt(await ch.messenger.read('messageNonce')) + BigInt(unmined) + 1n;
     const id = icmMessageId(messenger, ids[src], ids[dest], nonce);
     const input = {
       destinationBlockchainID: ids[dest], destinationAddress: to, feeInfo: { feeTokenAddress: fee ? feeToken : Z, amount: fee },
@@ -716,7 +738,7 @@ async function buildWorld(chains) {
   const m5 = await send(A, 'm5 pending', bob, 'B', receiverB.address, hexOf('never delivered'), 1n * ETHER, snow.address);
   const m6 = await send(A, 'm6 empty payload', alice, 'B', receiverB.address, '0x', 0n, snow.address);
   await A.mine();
-  for (const m of [m1, m2, m3, m5, m6]) m.send = true;
+  for (const m of [m1, m2, m3, m5, m6]) m.mined = true;
 
   const deliverFrames = (m, ok) => (m.payload === '0x' ? [] : [['CALL', messenger, m.to, 0n, !ok]]);
   const deliver = async (src, dst, list, ok) => {
@@ -759,7 +781,7 @@ async function buildWorld(chains) {
   // B -> A, carrying the receipts of m1, m2, m3 back to A
   const m4 = await send(B, 'm4 reply carrying receipts', carol, 'A', receiverA.address, hexOf('hello A'), 0n, Z);
   await B.mine();
-  m4.send = true;
+  m4.mined = true;
   const add = await w.call(A, 'A: bob adds 2 SNOW to m5 fee', bob, A.messenger, 'addFeeAmount', [m5.messageId, snow.address, 2n * ETHER], {},
     { erc20: [[snow.address, bob, messenger, 2n * ETHER]], internal: feeFrames(snow.address) });
   add.icm.push({ messageId: m5.messageId, direction: 'SOURCE_TRANSACTION', role: 'addFee' });
@@ -776,7 +798,7 @@ async function buildWorld(chains) {
   // C (not indexed) -> B
   const m7 = await send(C, 'm7 from the unindexed chain C', dave, 'B', receiverB.address, hexOf('from C'), 0n, Z);
   await C.mine();
-  m7.send = true;
+  m7.mined = true;
   await deliver(C, B, [m7], [true]);
 
   for (const ch of Object.values(chains)) ch.head = await ch.blockNumber();
@@ -841,7 +863,7 @@ async function buildWorld(chains) {
   return {
     chains: truthChains,
     accounts: Object.fromEntries(Object.entries(accounts).map(([k, v]) => [k, getAddress(v)])),
-    contracts: w.contracts, txs: w.txs.map(recTruth), balances, balanceAddresses, messages,
+    blocks: w.blocks, contracts: w.contracts, txs: w.txs.map(recTruth), balances, balanceAddresses, messages,
   };
 }
 

@@ -66,7 +66,6 @@ test('1. event topics are the reference values', () => {
   for (const [c, names] of [['TestERC20', ['Transfer', 'Approval']], ['TestERC721', ['Transfer']], ['TestERC1155', ['TransferSingle', 'TransferBatch']]]) {
     for (const n of names) assert.equal(E.toEventSelector(art[c].abi.find((x) => x.type === 'event' && x.name === n)), REFERENCE_TOPICS[n], `${c}.${n}`);
   }
-  // every log the world emitted from a messenger has one of the reference topics
 });
 
 test('2. ICM: message ids, topics, event order and states', async () => {
@@ -282,7 +281,9 @@ test('7. one time line, and the same hashes when seeded again', async () => {
       const blk = await chains[k].rpc('eth_getBlockByNumber', [E.hex(b), false]);
       blocks.push({ k, b, ts: E.num(blk.timestamp), hash: blk.hash });
       const txs = truth.txs.filter((t) => t.chain === k && t.blockNumber === b);
-      for (const t of txs) assert.equal(t.blockHash, blk.hash);
+      for (const t of txs) { assert.equal(t.blockHash, blk.hash); assert.equal(t.blockTimestamp, E.num(blk.timestamp)); }
+      const tb = truth.blocks.find((x) => x.chain === k && x.number === b);
+      assert.deepEqual([tb.hash, tb.timestamp, tb.txCount], [blk.hash, E.num(blk.timestamp), txs.length]);
       assert.equal(blk.transactions.length, txs.length, `${k} block ${b} holds only the world's txs`);
     }
   }
