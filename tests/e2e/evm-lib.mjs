@@ -51,8 +51,9 @@ export function compileContracts() {
     }
   }
   mkdirSync(CACHE_DIR, { recursive: true });
-  writeFileSync(cache + '.tmp', JSON.stringify(arts));
-  renameSync(cache + '.tmp', cache);
+  const tmp = `${cache}.${process.pid}.tmp`; // test files may compile at the same time
+  writeFileSync(tmp, JSON.stringify(arts));
+  renameSync(tmp, cache);
   return (compiled = arts);
 }
 
