@@ -39,6 +39,9 @@ typedef struct sl_api_config {
 	size_t cache_bytes;  /* whole responses of the read routes, until the store changes (0: none;
 				snowline api --cache-mb, SL_API_CACHE_MB by default) */
 	sl_metrics *metrics; /* shared with an indexer in the same process (snowline up), or NULL */
+	/* export jobs (docs/api.md, exports): rows of a file at most (0: API_EXPORT_MAX_ROWS), how long a
+	 * claimed job is this server's (0: 30 s), a pause between a job's reads of the store (0: none) */
+	uint64_t export_max_rows, export_lease_ms, export_pause_ms;
 } sl_api_config;
 
 typedef struct sl_api sl_api;

@@ -381,9 +381,19 @@ static const char *const v10[] = {
 	NULL,
 };
 
+/*
+ * Version 11: an export job's cap (api/exports.c): the most lines its file may have, fixed by the
+ * API server that accepted the job, so that whichever server runs it makes the same file. NULL (a
+ * job of before): the running server's own cap.
+ */
+static const char *const v11[] = {
+	"ALTER TABLE operations ADD COLUMN max_rows {int}",
+	NULL,
+};
+
 const sl_migration sl_migrations[] = {
-	{ 1, v1 }, { 2, v2 }, { 3, v3 }, { 4, v4 }, { 5, v5 },
-	{ 6, v6 }, { 7, v7 }, { 8, v8 }, { 9, v9 }, { 10, v10 },
+	{ 1, v1 }, { 2, v2 }, { 3, v3 }, { 4, v4 },   { 5, v5 },   { 6, v6 },
+	{ 7, v7 }, { 8, v8 }, { 9, v9 }, { 10, v10 }, { 11, v11 },
 };
 const size_t sl_nmigrations = SL_ARRAY_LEN(sl_migrations);
 
