@@ -111,6 +111,34 @@ static void format_day(int64_t z, char out[16])
 
 static int64_t floor_div(int64_t a, int64_t b) { return a / b - (a % b != 0 && (a < 0) != (b < 0)); }
 
+/* The length of the valid UTF-8 prefix of p[0..n) (no overlongs, surrogates or code points past
+ * U+10FFFF). */
+static size_t utf8_valid(const uint8_t *p, size_t n)
+{
+	size_t i = 0;
+	while (i < n) {
+		uint8_t c = p[i];
+		size_t k = c < 0x80		? 1
+			   : (c & 0xe0) == 0xc0 ? 2
+			   : (c & 0xf0) == 0xe0 ? 3
+			   : (c & 0xf8) == 0xf0 ? 4
+						: 0;
+		if (!k || i + k > n)
+			return i;
+		uint32_t cp = k == 1 ? c : k == 2 ? c & 0x1fu : k == 3 ? c & 0x0fu : c & 0x07u;
+		for (size_t j = 1; j < k; j++) {
+			if ((p[i + j] & 0xc0) != 0x80)
+				return i;
+			cp = cp << 6 | (p[i + j] & 0x3fu);
+		}
+		static const uint32_t least[5] = { 0, 0, 0x80, 0x800, 0x10000 };
+		if (cp < least[k] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+			return i;
+		i += k;
+	}
+	return n;
+}
+
 typedef struct pstate {
 	const api_net *net;
 	char *msg; /* 256 */
@@ -127,6 +155,8 @@ static bool bad(pstate *p, api_export_verdict v, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(p->msg, 256, fmt, ap);
 	va_end(ap);
+	/* a value quoted in it may have been cut inside a character: the message stays UTF-8 */
+	p->msg[utf8_valid((const uint8_t *)p->msg, strlen(p->msg))] = 0;
 	p->verdict = v;
 	return false;
 }
@@ -183,12 +213,15 @@ static void read_addresses(pstate *p, sl_span v, const char *field, bool evm, ap
 			return;
 		}
 		api_addr a;
-		char why[128];
+		char why[128] = "";
 		const char *s = sl_buf_str(&p->text);
-		if (!api_parse_address(p->net, s, p->text.len, evm, &a, why) || a.evm != evm) {
+		bool parsed = api_parse_address(p->net, s, p->text.len, evm, &a, why);
+		if (!parsed || a.evm != evm) {
 			bad(p, API_EXPORT_INVALID, "%s[%zu] '%.80s' is not %s: %s", field, i, s,
 			    evm ? "an EVM address (0x and 40 hex digits)" : "an address of this network",
-			    a.evm != evm && why[0] == 0 ? "wrong kind" : why);
+			    !parsed ? why
+			    : a.evm ? "it is an EVM address"
+				    : "it is not an EVM address");
 			return;
 		}
 		bool dup = false;
@@ -217,6 +250,12 @@ api_export_verdict api_export_parse(const api_net *net, const uint8_t *body, siz
 			snprintf(msg, 256, "the body must be one JSON object and nothing after it");
 			return API_EXPORT_BAD_BODY;
 		}
+	/* JSON is UTF-8 (RFC 8259 §8.1); the body is kept as text */
+	size_t valid = utf8_valid(body, n);
+	if (valid < n) {
+		snprintf(msg, 256, "the body must be UTF-8: byte %zu is not", valid);
+		return API_EXPORT_BAD_BODY;
+	}
 	sl_span root = { body + a, b - a }, k, v, type = { 0 }, options = { 0 }, dates[4] = { { 0 } };
 	if (sl_json_type(root) != SL_JT_OBJECT) {
 		snprintf(msg, 256, "the body must be a JSON object, {\"type\": …, \"options\": {…}}");

@@ -121,7 +121,7 @@ function checkOp(text, where) {
 }
 
 async function post(a, body) {
-  const res = await fetch(`${a.url}/v1/operations/transactions:export`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  const res = await fetch(`${a.url}/v1/operations/transactions:export`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body) });
   const text = await res.text();
   return { status: res.status, text, json: res.status < 300 ? checkOp(text, `POST ${text.slice(0, 100)}`) : JSON.parse(text) };
 }
@@ -314,6 +314,8 @@ test('bodies the schema takes but this store cannot run: FAILED with ErrInvalidR
     [{ type: 'TRANSACTION_EXPORT_EVM', options: { includeChains: ['c-chain'], addresses: ['0x' + '11'.repeat(20)] } }, /options\.includeChains\[0\]/],
     [{ type: 'TRANSACTION_EXPORT_EVM', options: { includeChains: ['43114'], addresses: [P] } }, /options\.addresses\[0\]/],
     [{ type: 'TRANSACTION_EXPORT_EVM', options: { includeChains: ['43114'], addresses: [] } }, /options\.addresses/],
+    // a long value quoted in the message is cut between characters: the message stays UTF-8
+    [{ type: 'TRANSACTION_EXPORT_PRIMARY_NETWORK', options: { includeChains: ['p-chain'], addresses: ['P-' + '\u00e9'.repeat(60)] } }, /options\.addresses\[0\] 'P-(\u00e9)+' is not/],
   ];
   for (const [body, re] of cases) {
     const p = await post(api, body);
@@ -338,6 +340,7 @@ test('bodies the schema refuses: 400 naming the field; unknown operations: 404',
     ['{"type":', /the body must be JSON/],
     ['[1]', /a JSON object/],
     ['{} {}', /one JSON object/],
+    [Buffer.from('{"type": "TRANSACTION_EXPORT_EVM\xff", "options": {}}', 'latin1'), /the body must be UTF-8: byte 32/],
     [{ options: { includeChains: ['p-chain'] } }, /type is required/],
     [{ type: 'TRANSACTION_EXPORT_EVERYTHING', options: {} }, /type must be one of/],
     [{ type: 7, options: {} }, /type must be a string/],
