@@ -16,9 +16,11 @@
 #include "util/common.h"
 #include "util/err.h"
 
-extern const uint8_t sl_evm_topic_transfer[32];	      /* Transfer(address,address,uint256) */
-extern const uint8_t sl_evm_topic_transfer_single[32]; /* TransferSingle(address,address,address,uint256,uint256) */
-extern const uint8_t sl_evm_topic_transfer_batch[32];  /* TransferBatch(address,address,address,uint256[],uint256[]) */
+extern const uint8_t sl_evm_topic_transfer[32]; /* Transfer(address,address,uint256) */
+extern const uint8_t
+	sl_evm_topic_transfer_single[32]; /* TransferSingle(address,address,address,uint256,uint256) */
+extern const uint8_t
+	sl_evm_topic_transfer_batch[32]; /* TransferBatch(address,address,address,uint256[],uint256[]) */
 extern const uint8_t sl_icm_topic_send[32];
 extern const uint8_t sl_icm_topic_receive[32];
 extern const uint8_t sl_icm_topic_executed[32];
@@ -43,8 +45,8 @@ typedef sl_err (*sl_evm_transfer_fn)(void *ctx, uint32_t sub, const sl_evm_trans
  * (another topic0, or a Transfer whose topics or data have another shape, or address topics
  * with high bytes set); otherwise what fn returned (SL_OK when every item was given).
  */
-SL_MUST_USE sl_err sl_evm_log_transfers(const uint8_t *topics, size_t ntopics, const uint8_t *data, size_t len,
-					sl_evm_transfer_fn fn, void *ctx);
+SL_MUST_USE sl_err sl_evm_log_transfers(const uint8_t *topics, size_t ntopics, const uint8_t *data,
+					size_t len, sl_evm_transfer_fn fn, void *ctx);
 
 /* A TeleporterMessage: the fixed fields, and the arrays as ABI words in the log's data. */
 typedef struct sl_icm_message {

@@ -34,9 +34,9 @@
 #include "util/u256.h"
 
 #define EVM_TIMEOUT_MS 60000
-#define EVM_BATCH_TXS 20000	   /* no more blocks join a transaction past this many txs */
-#define EVM_CALL_MAX (64u << 10)   /* an eth_call answer (a token's name, symbol or decimals) */
-#define EVM_KNOWN_CAP 8192	   /* token addresses remembered as stored (a cache: cleared when full) */
+#define EVM_BATCH_TXS 20000	 /* no more blocks join a transaction past this many txs */
+#define EVM_CALL_MAX (64u << 10) /* an eth_call answer (a token's name, symbol or decimals) */
+#define EVM_KNOWN_CAP 8192	 /* token addresses remembered as stored (a cache: cleared when full) */
 #define EVM_DEFAULT_BATCH 100
 
 /* ---- configuration ------------------------------------------------------------------ */
@@ -134,7 +134,8 @@ sl_err sl_evm_chain_parse(const char *spec, sl_evm_chain_config *c, char err[256
 			return SL_ERR_INVALID;
 		}
 		if (!ok) {
-			snprintf(err, 256, "--evm-chain: bad %.*s '%.*s'", (int)kn, p, (int)(vn > 80 ? 80 : vn), v);
+			snprintf(err, 256, "--evm-chain: bad %.*s '%.*s'", (int)kn, p,
+				 (int)(vn > 80 ? 80 : vn), v);
 			return SL_ERR_INVALID;
 		}
 #undef KEY
@@ -145,7 +146,8 @@ sl_err sl_evm_chain_parse(const char *spec, sl_evm_chain_config *c, char err[256
 		return SL_ERR_INVALID;
 	}
 	if (c->has_icm && !c->has_blockchain) {
-		snprintf(err, 256, "--evm-chain %llu: icm= needs blockchain= (the chain's own id names its messages)",
+		snprintf(err, 256,
+			 "--evm-chain %llu: icm= needs blockchain= (the chain's own id names its messages)",
 			 (unsigned long long)c->id);
 		return SL_ERR_INVALID;
 	}
@@ -242,14 +244,16 @@ static void sleep_ms(const sl_evm_indexer *ix, unsigned ms)
 static sl_err rpc(chain *c, const char *method, const char *params, sl_span *result, char err[256])
 {
 	sl_buf_reset(&c->req);
-	sl_buf_addf(&c->req, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"%s\",\"params\":%s}", method, params);
+	sl_buf_addf(&c->req, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"%s\",\"params\":%s}", method,
+		    params);
 	sl_buf_reset(&c->resp);
 	long status = 0;
-	sl_err e = sl_http_post_json(c->hc, c->cfg->rpc, sl_buf_str(&c->req), c->req.len, EVM_TIMEOUT_MS, &c->resp,
-				     &status, err);
+	sl_err e = sl_http_post_json(c->hc, c->cfg->rpc, sl_buf_str(&c->req), c->req.len, EVM_TIMEOUT_MS,
+				     &c->resp, &status, err);
 	if (e) {
 		if (e == SL_ERR_TOO_LARGE)
-			snprintf(err, 256, "%s: the answer is larger than %u bytes", method, (unsigned)c->resp.max);
+			snprintf(err, 256, "%s: the answer is larger than %u bytes", method,
+				 (unsigned)c->resp.max);
 		return e == SL_ERR_TOO_LARGE ? e : SL_ERR_UNAVAILABLE;
 	}
 	int64_t code;
@@ -409,8 +413,8 @@ static sl_err fetch_block(chain *c, uint64_t n, blk *k, char err[256])
 	if (e)
 		return e;
 	if (b->number != n) {
-		snprintf(err, 256, "asked for block %llu, the node answered block %llu", (unsigned long long)n,
-			 (unsigned long long)b->number);
+		snprintf(err, 256, "asked for block %llu, the node answered block %llu",
+			 (unsigned long long)n, (unsigned long long)b->number);
 		return SL_ERR_INVALID;
 	}
 	if (!b->ntx)
@@ -446,7 +450,8 @@ static sl_err fetch_block(chain *c, uint64_t n, blk *k, char err[256])
 	}
 	/* call frames, where the node traces */
 	if (c->traces != SUPPORT_NO && !c->ix->cfg.no_trace) {
-		snprintf(params, sizeof params, "[\"0x%llx\",{\"tracer\":\"callTracer\"}]", (unsigned long long)n);
+		snprintf(params, sizeof params, "[\"0x%llx\",{\"tracer\":\"callTracer\"}]",
+			 (unsigned long long)n);
 		e = rpc(c, "debug_traceBlockByNumber", params, &r, err);
 		if (e == SL_ERR_UNSUPPORTED && c->traces == SUPPORT_UNKNOWN) {
 			SL_LOG(c->log, SL_WARN,
@@ -536,7 +541,9 @@ static const sl_sql q_icm_executed = { "UPDATE icm_messages SET executed = ? WHE
 static const sl_sql q_icm_receipt = { "UPDATE icm_messages SET receipt_delivered = 1 WHERE id = ?" };
 static const sl_sql q_icm_fee = { "UPDATE icm_messages SET fee_token = ?, fee_amount = ? WHERE id = ?" };
 static const sl_sql q_icm_addr_del = { "DELETE FROM icm_addrs WHERE addr = ? AND id = ?" };
-static const sl_sql q_icm_addr = { "INSERT INTO icm_addrs (addr, ts, id) VALUES (?, ?, ?) ON CONFLICT DO NOTHING" };
+static const sl_sql q_icm_addr = {
+	"INSERT INTO icm_addrs (addr, ts, id) VALUES (?, ?, ?) ON CONFLICT DO NOTHING"
+};
 static const sl_sql q_icm_addr_dst = {
 	"INSERT INTO icm_addrs (addr, ts, id) SELECT ?, COALESCE(src_ts, dst_ts), id FROM icm_messages "
 	"WHERE id = ? AND COALESCE(src_ts, dst_ts) IS NOT NULL ON CONFLICT DO NOTHING"
@@ -655,7 +662,8 @@ static sl_err bind_message(sl_stmt *s, int i, const sl_icm_message *m, sl_buf *s
 	return SL_OK;
 }
 
-static sl_err icm_addrs_src(wctx *w, const uint8_t sender[20], const uint8_t recipient[20], const uint8_t id[32])
+static sl_err icm_addrs_src(wctx *w, const uint8_t sender[20], const uint8_t recipient[20],
+			    const uint8_t id[32])
 {
 	const uint8_t *who[2] = { sender, recipient };
 	for (int k = 0; k < 2; k++) {
@@ -683,7 +691,8 @@ static sl_err put_icm(wctx *w, const evm_log *l, sl_buf *scratch)
 	const sl_evm_chain_config *cfg = w->c->cfg;
 	sl_icm_event ev;
 	if (sl_icm_decode(l->topics, l->ntopics, l->data, l->len, &ev)) {
-		SL_LOG(w->c->log, SL_WARN, "evm %llu block %llu log %u: an ICM event of a shape not known; left out",
+		SL_LOG(w->c->log, SL_WARN,
+		       "evm %llu block %llu log %u: an ICM event of a shape not known; left out",
 		       (unsigned long long)cfg->id, (unsigned long long)w->b->number, l->log_idx);
 		return SL_OK;
 	}
@@ -861,7 +870,8 @@ static sl_err put_block(chain *c, const blk *k, sl_buf *scratch)
 			if ((e = sl_stmt_exec(s)))
 				return e;
 		}
-		if ((e = put_addr(&w, f->from, f->tx_idx)) || (f->has_to && (e = put_addr(&w, f->to, f->tx_idx))))
+		if ((e = put_addr(&w, f->from, f->tx_idx)) ||
+		    (f->has_to && (e = put_addr(&w, f->to, f->tx_idx))))
 			return e;
 		if (f->created && (e = put_contract(&w, f->to, f->tx_idx, f->from)))
 			return e;
@@ -970,8 +980,8 @@ static void release_batch(chain *c, size_t nb)
 
 static void fail(chain *c, const char *msg)
 {
-	SL_LOG(c->log, SL_FATAL, "evm %llu (%s): %s; this chain stops", (unsigned long long)c->cfg->id, c->cfg->name,
-	       msg);
+	SL_LOG(c->log, SL_FATAL, "evm %llu (%s): %s; this chain stops", (unsigned long long)c->cfg->id,
+	       c->cfg->name, msg);
 	atomic_store(&c->failed, true);
 }
 
@@ -1019,8 +1029,8 @@ static void *chain_main(void *arg)
 			continue;
 		}
 		if (read_cursor(c)) {
-			SL_LOG(c->log, SL_ERROR, "evm %llu: cannot read the cursor: %s", (unsigned long long)c->cfg->id,
-			       sl_conn_error(c->conn));
+			SL_LOG(c->log, SL_ERROR, "evm %llu: cannot read the cursor: %s",
+			       (unsigned long long)c->cfg->id, sl_conn_error(c->conn));
 			sl_db_release(ix->db, c->conn);
 			c->conn = NULL;
 			sleep_ms(ix, 1000);
@@ -1036,23 +1046,26 @@ static void *chain_main(void *arg)
 			evm_block_init(&k.b);
 			char params[64];
 			sl_span r;
-			snprintf(params, sizeof params, "[\"0x%llx\",true]", (unsigned long long)(c->next - 1));
+			snprintf(params, sizeof params, "[\"0x%llx\",true]",
+				 (unsigned long long)(c->next - 1));
 			sl_err e = rpc(c, "eth_getBlockByNumber", params, &r, err);
 			if (!e)
 				e = evm_parse_block(r, &k.b, err);
 			bool differs = !e && memcmp(k.b.hash, c->last_hash, 32);
 			evm_block_free(&k.b);
 			if (differs) {
-				snprintf(err, 256,
-					 "the node's block %llu is not the one the store holds (another chain, or "
-					 "a reorganization deeper than the store): refusing to mix them",
-					 (unsigned long long)(c->next - 1));
+				snprintf(
+					err, 256,
+					"the node's block %llu is not the one the store holds (another chain, or "
+					"a reorganization deeper than the store): refusing to mix them",
+					(unsigned long long)(c->next - 1));
 				fail(c, err);
 				goto out;
 			}
 			if (!e || stopping(ix))
 				break;
-			SL_LOG(c->log, SL_WARN, "evm %llu: %s; retrying", (unsigned long long)c->cfg->id, err);
+			SL_LOG(c->log, SL_WARN, "evm %llu: %s; retrying", (unsigned long long)c->cfg->id,
+			       err);
 			sleep_ms(ix, 1000);
 		}
 	}
@@ -1065,7 +1078,8 @@ static void *chain_main(void *arg)
 			e = SL_ERR_INVALID;
 		}
 		if (e) {
-			SL_LOG(c->log, SL_WARN, "evm %llu: %s; retrying", (unsigned long long)c->cfg->id, err);
+			SL_LOG(c->log, SL_WARN, "evm %llu: %s; retrying", (unsigned long long)c->cfg->id,
+			       err);
 			sleep_ms(ix, backoff);
 			backoff = backoff * 2 > 5000 ? 5000 : backoff * 2;
 			continue;
@@ -1090,15 +1104,17 @@ static void *chain_main(void *arg)
 		size_t nb = 0, txs = 0;
 		const uint8_t *prev = c->has_last ? c->last_hash : NULL;
 		e = SL_OK;
-		for (uint64_t n = c->next; n <= head && nb < batch && txs < EVM_BATCH_TXS && !stopping(ix); n++) {
+		for (uint64_t n = c->next; n <= head && nb < batch && txs < EVM_BATCH_TXS && !stopping(ix);
+		     n++) {
 			blk *k = &c->batch[nb];
 			evm_block_init(&k->b);
 			e = fetch_block(c, n, k, err);
 			if (!e && prev && memcmp(k->b.parent, prev, 32)) {
-				snprintf(err, 256,
-					 "block %llu's parent is not the block %llu the store holds: the chain "
-					 "reorganized, which this indexer does not follow",
-					 (unsigned long long)n, (unsigned long long)(n - 1));
+				snprintf(
+					err, 256,
+					"block %llu's parent is not the block %llu the store holds: the chain "
+					"reorganized, which this indexer does not follow",
+					(unsigned long long)n, (unsigned long long)(n - 1));
 				e = SL_ERR_CONFLICT;
 			}
 			if (e) {
@@ -1115,8 +1131,9 @@ static void *chain_main(void *arg)
 			break;
 		}
 		if (e) {
-			SL_LOG(c->log, SL_WARN, "evm %llu: block %llu: %s (%s); retrying", (unsigned long long)c->cfg->id,
-			       (unsigned long long)c->next, err, sl_err_name(e));
+			SL_LOG(c->log, SL_WARN, "evm %llu: block %llu: %s (%s); retrying",
+			       (unsigned long long)c->cfg->id, (unsigned long long)c->next, err,
+			       sl_err_name(e));
 			/* a failed batch of tokens probed is forgotten with it */
 			memset(c->known, 0, EVM_KNOWN_CAP * sizeof *c->known);
 			c->nknown = 0;
@@ -1129,9 +1146,11 @@ static void *chain_main(void *arg)
 		/* a failing write (store away, a deadlock with another chain's batch) is retried */
 		unsigned wb = 100;
 		while ((e = write_batch(c, c->batch, nb)) && !stopping(ix)) {
-			SL_LOG(c->log, SL_ERROR, "evm %llu: cannot write blocks %llu..%llu: %s (%s); retrying",
+			SL_LOG(c->log, SL_ERROR,
+			       "evm %llu: cannot write blocks %llu..%llu: %s (%s); retrying",
 			       (unsigned long long)c->cfg->id, (unsigned long long)c->next,
-			       (unsigned long long)(c->next + nb - 1), sl_conn_error(c->conn), sl_err_name(e));
+			       (unsigned long long)(c->next + nb - 1), sl_conn_error(c->conn),
+			       sl_err_name(e));
 			if (e == SL_ERR_UNAVAILABLE) {
 				sl_db_release(ix->db, c->conn);
 				while (!(c->conn = sl_db_acquire(ix->db, 1000, err)) && !stopping(ix))
@@ -1208,7 +1227,9 @@ sl_evm_indexer *sl_evm_new(const sl_evm_config *cfg, char err[512])
 				goto fail;
 			}
 	char e256[256];
-	sl_db_config dc = { .url = cfg->store_url, .mode = cfg->mode, .pool_size = (unsigned)cfg->nchains + 2 };
+	sl_db_config dc = { .url = cfg->store_url,
+			    .mode = cfg->mode,
+			    .pool_size = (unsigned)cfg->nchains + 2 };
 	if (!(ix->db = sl_db_open(&dc, e256))) {
 		snprintf(err, 512, "store %s: %s", cfg->store_url, e256);
 		goto fail;
@@ -1224,7 +1245,8 @@ sl_evm_indexer *sl_evm_new(const sl_evm_config *cfg, char err[512])
 	if (!e)
 		e = sl_conn_commit(conn);
 	if (e) {
-		snprintf(err, 512, "store %s: cannot write the chains: %s", cfg->store_url, sl_conn_error(conn));
+		snprintf(err, 512, "store %s: cannot write the chains: %s", cfg->store_url,
+			 sl_conn_error(conn));
 		sl_conn_rollback(conn);
 		sl_db_release(ix->db, conn);
 		goto fail;
@@ -1250,8 +1272,8 @@ sl_evm_indexer *sl_evm_new(const sl_evm_config *cfg, char err[512])
 			snprintf(err, 512, "out of memory");
 			goto fail;
 		}
-		SL_LOG(ix->log, SL_INFO, "indexing EVM chain %llu (%s) from %s", (unsigned long long)c->cfg->id,
-		       c->cfg->name, c->cfg->rpc);
+		SL_LOG(ix->log, SL_INFO, "indexing EVM chain %llu (%s) from %s",
+		       (unsigned long long)c->cfg->id, c->cfg->name, c->cfg->rpc);
 	}
 	err[0] = 0;
 	return ix;

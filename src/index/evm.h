@@ -46,9 +46,9 @@ typedef struct sl_evm_config {
 	sl_db_mode mode; /* SL_DB_WRITE alone; SL_DB_LOAD beside the primary-network indexer */
 	const sl_evm_chain_config *chains;
 	size_t nchains;
-	unsigned poll_ms;    /* how often a caught-up chain asks again (0: 250) */
-	unsigned batch;	     /* blocks per transaction at most (0: 100) */
-	bool no_trace;	     /* never ask for debug_traceBlockByNumber */
+	unsigned poll_ms;	    /* how often a caught-up chain asks again (0: 250) */
+	unsigned batch;		    /* blocks per transaction at most (0: 100) */
+	bool no_trace;		    /* never ask for debug_traceBlockByNumber */
 	sl_index_progress progress; /* OFF: no lines; else a log line per chain every 5 s while catching up */
 } sl_evm_config;
 

@@ -162,7 +162,8 @@ static sl_err parse_tx(sl_span v, evm_block *b, uint32_t i, char err[256])
 	evm_tx *t = &b->txs[i];
 	uint64_t idx;
 	sl_span to = member(v, "to"), type = member(v, "type"), gp = member(v, "gasPrice"),
-		mf = member(v, "maxFeePerGas"), mp = member(v, "maxPriorityFeePerGas"), ix = member(v, "transactionIndex");
+		mf = member(v, "maxFeePerGas"), mp = member(v, "maxPriorityFeePerGas"),
+		ix = member(v, "transactionIndex");
 	if (!evm_fixed(member(v, "hash"), t->hash, 32) || !evm_fixed(member(v, "from"), t->from, 20) ||
 	    !evm_quantity256(member(v, "value"), t->value) || !evm_quantity(member(v, "nonce"), &t->nonce) ||
 	    !evm_quantity(member(v, "gas"), &t->gas) ||
@@ -191,10 +192,12 @@ sl_err evm_parse_block(sl_span v, evm_block *b, char err[256])
 		return bad(err, "the block is not an object");
 	sl_span bf = member(v, "baseFeePerGas"), size = member(v, "size"), txs = member(v, "transactions");
 	if (!evm_quantity(member(v, "number"), &b->number) || !evm_fixed(member(v, "hash"), b->hash, 32) ||
-	    !evm_fixed(member(v, "parentHash"), b->parent, 32) || !evm_quantity(member(v, "timestamp"), &b->ts) ||
-	    !evm_fixed(member(v, "miner"), b->miner, 20) || !evm_quantity(member(v, "gasLimit"), &b->gas_limit) ||
+	    !evm_fixed(member(v, "parentHash"), b->parent, 32) ||
+	    !evm_quantity(member(v, "timestamp"), &b->ts) || !evm_fixed(member(v, "miner"), b->miner, 20) ||
+	    !evm_quantity(member(v, "gasLimit"), &b->gas_limit) ||
 	    !evm_quantity(member(v, "gasUsed"), &b->gas_used))
-		return bad(err, "a block without number, hash, parentHash, timestamp, miner, gasLimit or gasUsed");
+		return bad(err,
+			   "a block without number, hash, parentHash, timestamp, miner, gasLimit or gasUsed");
 	if (b->ts > INT64_MAX || b->number > INT64_MAX || b->gas_limit > INT64_MAX || b->gas_used > INT64_MAX)
 		return bad(err, "a block's number, time or gas beyond 2^63");
 	if ((b->has_base_fee = !absent(bf)) && !evm_quantity256(bf, b->base_fee))
@@ -283,8 +286,8 @@ sl_err evm_parse_receipt(sl_span v, evm_block *b, char err[256])
 	/* the logs of a block come receipt after receipt, in tx order */
 	if (b->nlogs && b->logs[b->nlogs - 1].tx_idx > idx)
 		return bad(err, "receipts out of order");
-	sl_span st = member(v, "status"), ep = member(v, "effectiveGasPrice"), ca = member(v, "contractAddress"),
-		logs = member(v, "logs");
+	sl_span st = member(v, "status"), ep = member(v, "effectiveGasPrice"),
+		ca = member(v, "contractAddress"), logs = member(v, "logs");
 	if (!evm_quantity(member(v, "gasUsed"), &t->gas_used) || t->gas_used > INT64_MAX ||
 	    !evm_quantity(st, &status) || status > 1 || sl_json_type(logs) != SL_JT_ARRAY)
 		return bad(err, "a receipt without gasUsed, status (0 or 1) or logs");
@@ -329,7 +332,8 @@ sl_err evm_check_receipts(const evm_block *b, char err[256])
 {
 	for (uint32_t i = 0; i < b->ntx; i++)
 		if (!b->txs[i].has_receipt) {
-			snprintf(err, 256, "no receipt for tx %u of block %llu", i, (unsigned long long)b->number);
+			snprintf(err, 256, "no receipt for tx %u of block %llu", i,
+				 (unsigned long long)b->number);
 			return SL_ERR_INVALID;
 		}
 	return SL_OK;
@@ -425,7 +429,8 @@ sl_err evm_parse_traces(sl_span v, evm_block *b, char err[256])
 	for (; sl_json_arr_next(&it, &t); i++) {
 		uint8_t hash[32];
 		sl_span h = member(t, "txHash"), r = member(t, "result");
-		if (i >= b->ntx || (!absent(h) && (!evm_fixed(h, hash, 32) || memcmp(hash, b->txs[i].hash, 32))))
+		if (i >= b->ntx ||
+		    (!absent(h) && (!evm_fixed(h, hash, 32) || memcmp(hash, b->txs[i].hash, 32))))
 			return bad(err, "a trace of no tx of the block, or out of order");
 		if (sl_json_type(r) != SL_JT_OBJECT)
 			return bad(err, "a tx the node could not trace");
