@@ -176,6 +176,19 @@ static bool string_of(pstate *p, sl_span v, const char *field)
 	return true;
 }
 
+/* Is an object's raw key (escapes and all) this name? */
+static bool key_is(pstate *p, sl_span k, const char *name)
+{
+	size_t n = strlen(name);
+	if (k.len == n + 2 && !memcmp(k.p + 1, name, n))
+		return true;
+	if (k.len > 6 * n + 2 || !memchr(k.p, '\\', k.len))
+		return false;
+	sl_buf_reset(&p->text);
+	sl_json_unquote(k, &p->text);
+	return !p->text.err && p->text.len == n && !memcmp(p->text.p, name, n);
+}
+
 /* Count a string array's items; false (a 400) when it is not an array of at most `most` strings. */
 static bool string_array(pstate *p, sl_span v, const char *field, size_t most)
 {
@@ -267,16 +280,13 @@ api_export_verdict api_export_parse(const api_net *net, const uint8_t *body, siz
 	sl_json_iter_init(&it, root);
 	while (p.verdict == API_EXPORT_OK && sl_json_obj_next(&it, &k, &v)) {
 		bool known = false;
-		if (sl_span_eq(k, "\"type\""))
+		if (key_is(&p, k, "type"))
 			type = v, known = true;
-		else if (sl_span_eq(k, "\"options\""))
+		else if (key_is(&p, k, "options"))
 			options = v, known = true;
-		for (int d = 0; d < 4 && !known; d++) {
-			char q[16];
-			snprintf(q, sizeof q, "\"%s\"", date_names[d]);
-			if (sl_span_eq(k, q))
+		for (int d = 0; d < 4 && !known; d++)
+			if (key_is(&p, k, date_names[d]))
 				dates[d] = v, known = true;
-		}
 		if (!known)
 			bad(&p, API_EXPORT_BAD_BODY,
 			    "the body has an unknown property %.*s; it takes type, firstDate, lastDate, "
@@ -313,11 +323,11 @@ api_export_verdict api_export_parse(const api_net *net, const uint8_t *body, siz
 	if (p.verdict == API_EXPORT_OK) {
 		sl_json_iter_init(&it, options);
 		while (p.verdict == API_EXPORT_OK && sl_json_obj_next(&it, &k, &v)) {
-			if (sl_span_eq(k, "\"addresses\""))
+			if (key_is(&p, k, "addresses"))
 				addrs = v;
-			else if (sl_span_eq(k, "\"includeChains\""))
+			else if (key_is(&p, k, "includeChains"))
 				chains = v;
-			else if (!evm && sl_span_eq(k, "\"cChainEvmAddresses\""))
+			else if (!evm && key_is(&p, k, "cChainEvmAddresses"))
 				cevm = v;
 			else
 				bad(&p, API_EXPORT_BAD_BODY,
@@ -377,11 +387,10 @@ api_export_verdict api_export_parse(const api_net *net, const uint8_t *body, siz
 				    i, s);
 				break;
 			}
+			/* a chain id of mainnet or fuji names a chain of this store only on that network (a
+			 * local network's X and C ids are none of the enum's: its aliases name them) */
 			const char *cn = pn_chains[found].network;
-			bool fuji_store = !strcmp(net->name, "fuji");
-			bool here = !cn || !strcmp(cn, net->name) ||
-				    (!strcmp(cn, "fuji") && !fuji_store && strcmp(net->name, "mainnet"));
-			if (cn && !here) {
+			if (cn && strcmp(cn, net->name)) {
 				bad(&p, API_EXPORT_INVALID,
 				    "options.includeChains[%zu] '%.64s' is a chain of %s; this store holds %s",
 				    i, s, cn, net->name);
