@@ -684,8 +684,8 @@ void sl_api_free(sl_api *a)
 {
 	if (!a)
 		return;
-	api_exports_stop(a->exports); /* a job in flight is left to its lease */
 	sl_http_server_free(a->http); /* requests in flight finish first */
+	api_exports_stop(a->exports); /* then the runner: a job in flight is handed back (exports.c) */
 	api_keys_free(a->keys);
 	api_ratelimit_free(a->limits);
 	api_assets_free(a->assets);

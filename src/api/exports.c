@@ -776,6 +776,7 @@ typedef struct job {
 	sl_conn *rd;	 /* a read connection of the API's pool */
 	int64_t renewed; /* ms */
 	bool lost;	 /* the lease is gone (or the server stops) */
+	bool stopped;	 /* the server stops: the job is handed back */
 	xrow *rows, *src, *tmp;
 	size_t nrows, nsrc, cap; /* cap: max_rows + 1 */
 	char fail[256];
@@ -789,6 +790,10 @@ static const sl_sql q_claim = {
 };
 static const sl_sql q_renew = { "UPDATE operations SET lease_until = ? WHERE id = ? AND lease_owner = ? AND "
 				"status = 'RUNNING' RETURNING id" };
+static const sl_sql q_release = {
+	"UPDATE operations SET lease_owner = NULL, lease_until = NULL WHERE id = ? AND "
+	"lease_owner = ? AND status = 'RUNNING'"
+};
 static const sl_sql q_finish = {
 	"UPDATE operations SET status = ?, message = ?, code = ?, next_date = ?, "
 	"rows = ?, result = ?, updated_ms = ?, lease_owner = NULL, lease_until = NULL "
@@ -847,10 +852,8 @@ static int write_returning(sl_stmt *s)
 static bool keep(job *j, bool pause)
 {
 	struct api_exports *x = j->x;
-	if (pause && x->pause_ms && nap(x, (int64_t)x->pause_ms))
-		j->lost = true;
-	if (stopping(x))
-		j->lost = true;
+	if ((pause && x->pause_ms && nap(x, (int64_t)x->pause_ms)) || stopping(x))
+		j->lost = j->stopped = true;
 	int64_t now = now_ms();
 	if (!j->lost && now - j->renewed >= (int64_t)x->lease_ms / 3) {
 		char err[256];
@@ -1235,6 +1238,25 @@ static void finish(job *j, const outcome *o, const sl_buf *csv)
 		sl_db_release(x->a->wdb, c);
 }
 
+/* The server stops mid-job: clear the lease, so that the next runner takes the job at once. */
+static void hand_back(job *j)
+{
+	struct api_exports *x = j->x;
+	char err[256];
+	sl_conn *c = sl_db_acquire(x->a->wdb, 2000, err);
+	sl_stmt *s = c ? sl_stmt_get(c, &q_release) : NULL;
+	sl_err e = SL_ERR_STORE;
+	if (s) {
+		sl_bind_text(s, 0, j->id, strlen(j->id));
+		sl_bind_text(s, 1, x->owner, strlen(x->owner));
+		e = sl_stmt_exec(s);
+	}
+	SL_LOG(x->a->log, e ? SL_WARN : SL_INFO, "export %s: handed back (the server stops)%s", j->id,
+	       e ? "; it is taken again when its lease ends" : "");
+	if (c)
+		sl_db_release(x->a->wdb, c);
+}
+
 /* Claim one job whose lease has ended and run it; false when there was none. */
 static bool run_one(struct api_exports *x)
 {
@@ -1324,6 +1346,8 @@ static bool run_one(struct api_exports *x)
 	}
 	if (!j->lost)
 		finish(j, &o, have_csv && !strncmp(o.status, "COMPLETED", 9) ? &csv : NULL);
+	else if (j->stopped)
+		hand_back(j);
 	sl_buf_release(&csv);
 	sl_buf_release(&req);
 	free(j->rows);

@@ -43,7 +43,7 @@ static const sl_opt opts[] = {
 	  "MiB of whole responses kept until the store changes (0: none)" },
 	{ "compat", SL_OPT_STR, O(compat), "spec", 0,
 	  "'spec', or 'upstream' for the hosted Data API's behaviour where they differ" },
-	{ "export-max-rows", SL_OPT_U64, O(export_rows), "100000" /* API_EXPORT_MAX_ROWS */, 10000000,
+	{ "export-max-rows", SL_OPT_U64, O(export_rows), "100000" /* API_EXPORT_MAX_ROWS */, 1000000,
 	  "lines of an export's file at most; past it the export is truncated (0: the default)" },
 	{ "export-lease-ms", SL_OPT_U64, O(export_lease), "30000", 3600000,
 	  "how long an export job claimed by this server is its own without renewal (0: the default)" },

@@ -429,6 +429,24 @@ test('kill -9 of the server running a job: it is taken over when its lease ends 
   await Promise.all([a2.stop(), b.stop()]);
 });
 
+test('a server that stops mid-job hands it back: another takes it at once, not when its lease would end', async () => {
+  const a = await startApi(['--export-pause-ms', '400', '--export-lease-ms', '120000']);
+  const p = await post(a, pnBody({ evm: chosen.evm }));
+  const id = p.json.operationId;
+  await L.waitFor(async () => claims(a.logs(), id) === 1, { timeoutMs: 10000, what: () => `A claims ${id}` });
+  await a.stop();
+  assert.match(a.logs(), new RegExp(`export ${id}: handed back`));
+  assert.equal(completions(a.logs(), id), 0);
+  const t0 = Date.now();
+  const b = await startApi();
+  const op = await waitDone(b, id, 30000);
+  assert.equal(op.operationStatus, 'COMPLETED');
+  assert.ok(Date.now() - t0 < 30000, 'taken before the 120 s lease would have ended');
+  sameLines(await download(op), expectLines({ bech: chosen.bech, evm: chosen.evm }), 'the job handed back');
+  assert.equal(completions(allLogs(), id), 1);
+  await b.stop();
+});
+
 test('coverage: Operation bodies checked against the strict schema', () => {
   assert.ok(checked >= 60, `${checked} bodies checked`);
 });
