@@ -5,7 +5,7 @@
  * Stateless: everything it serves is in the store (including the secret its
  * page tokens are signed with), so any number of API servers can serve one
  * PostgreSQL store, and a SQLite file can be served while the indexer writes
- * it. What each server keeps for itself: its rate-limit buckets, an
+ * it (the one table a server writes: its export jobs, exports.c). What each server keeps for itself: its rate-limit buckets, an
  * in-memory cache of immutable rows (assets), and one of whole responses
  * that lasts until the store changes (cache.c).
  *
@@ -46,7 +46,8 @@ typedef struct sl_api_config {
 
 typedef struct sl_api sl_api;
 
-/* Open the store (read-only), load the keys, bind; NULL with err. */
+/* Open the store (to read; and once more to write the export jobs' table when it can: exports.c),
+ * load the keys, bind, start the export runner; NULL with err. */
 sl_api *sl_api_new(const sl_api_config *cfg, char err[512]);
 uint16_t sl_api_port(const sl_api *a);
 /* Serve until *stop; 0 on a clean stop. */
