@@ -785,7 +785,8 @@ typedef struct job {
 static const sl_sql q_candidates = { "SELECT id FROM operations WHERE status = 'RUNNING' AND "
 				     "(lease_until IS NULL OR lease_until < ?) ORDER BY created_ms LIMIT 8" };
 static const sl_sql q_claim = {
-	"UPDATE operations SET lease_owner = ?, lease_until = ? WHERE id = ? AND "
+	"UPDATE operations SET lease_owner = ?, lease_until = ?, message = 'the export is running' "
+	"WHERE id = ? AND "
 	"status = 'RUNNING' AND (lease_until IS NULL OR lease_until < ?) RETURNING request, max_rows"
 };
 static const sl_sql q_renew = { "UPDATE operations SET lease_until = ? WHERE id = ? AND lease_owner = ? AND "

@@ -407,6 +407,10 @@ test('kill -9 of the server running a job: it is taken over when its lease ends 
   const p = await post(a, body);
   const id = p.json.operationId;
   await L.waitFor(async () => claims(a.logs(), id) === 1, { timeoutMs: 10000, what: () => `A claims ${id}` });
+  const running = (await getOp(a, id)).json;
+  assert.equal(running.operationStatus, 'RUNNING');
+  assert.equal(running.message, 'the export is running');
+  assert.equal(running.metadata, undefined);
   await new Promise((r) => setTimeout(r, 600));
   a.proc.kill('SIGKILL');
   await a.exited;
