@@ -769,6 +769,8 @@ static int xrow_cmp(const xrow *a, const xrow *b)
 	return 0;
 }
 
+static int xrow_qcmp(const void *a, const void *b) { return xrow_cmp(a, b); }
+
 typedef struct job {
 	struct api_exports *x;
 	char id[72];
@@ -917,9 +919,13 @@ static bool pn_wanted(api_export_type t, int chain, int64_t type)
 	return true; /* the C-chain's atomic txs are imports and exports */
 }
 
+/* An address's txs of a chain in seq order (its primary key's: no sort), the days' between. A chain's
+ * seq is the order its txs were accepted in, and their times follow it (block times do not go back;
+ * a DAG-era X tx's is its container's acceptance time), so the first `cap` of an address in seq
+ * order are its first `cap` in time. */
 static const sl_sql q_pn_page = {
-	"SELECT seq, ts, type FROM addr_txs WHERE chain = ? AND addr = ? AND ts >= ? "
-	"AND ts < ? AND (ts > ? OR (ts = ? AND seq > ?)) ORDER BY ts, seq LIMIT ?"
+	"SELECT seq, ts, type FROM addr_txs WHERE chain = ? AND addr = ? AND seq > ? "
+	"AND ts >= ? AND ts < ? ORDER BY seq LIMIT ?"
 };
 static const sl_sql q_evm_page = {
 	"SELECT a.block, a.tx_idx, t.ts FROM evm_addr_txs a JOIN evm_txs t ON t.evm = a.evm AND "
@@ -933,19 +939,26 @@ static sl_err collect_source(job *j, int64_t space, int chain, size_t ai)
 {
 	const api_addr *ad = &j->q.addrs[ai];
 	bool evm = j->q.type == API_EXPORT_EVM;
-	int64_t c1 = evm ? -1 : j->q.from, c2 = -1; /* the cursor: (ts, seq) or (block, idx) */
+	int64_t c1 = -1, c2 = -1; /* the cursor: seq, or (block, idx) */
 	for (bool more = true; more && j->nsrc < j->cap;) {
 		sl_stmt *s = sl_stmt_get(j->rd, evm ? &q_evm_page : &q_pn_page);
 		if (!s)
 			return SL_ERR_STORE;
 		sl_bind_i64(s, 0, space);
 		sl_bind_blob(s, 1, ad->bytes, 20);
-		sl_bind_i64(s, 2, j->q.from);
-		sl_bind_i64(s, 3, j->q.to);
-		sl_bind_i64(s, 4, c1);
-		sl_bind_i64(s, 5, c1);
-		sl_bind_i64(s, 6, c2);
-		sl_bind_i64(s, 7, EXPORT_PAGE);
+		if (evm) {
+			sl_bind_i64(s, 2, j->q.from);
+			sl_bind_i64(s, 3, j->q.to);
+			sl_bind_i64(s, 4, c1);
+			sl_bind_i64(s, 5, c1);
+			sl_bind_i64(s, 6, c2);
+			sl_bind_i64(s, 7, EXPORT_PAGE);
+		} else {
+			sl_bind_i64(s, 2, c1);
+			sl_bind_i64(s, 3, j->q.from);
+			sl_bind_i64(s, 4, j->q.to);
+			sl_bind_i64(s, 5, EXPORT_PAGE);
+		}
 		sl_err e = sl_stmt_query(s);
 		size_t got = 0;
 		while (!e && sl_stmt_next(s, &e)) {
@@ -956,7 +969,7 @@ static sl_err collect_source(job *j, int64_t space, int chain, size_t ai)
 				c1 = k1, c2 = v1;
 				x.ts = v2, x.ch = space, x.k1 = k1, x.k2 = v1;
 			} else {
-				c1 = v1, c2 = k1;
+				c1 = k1;
 				x.ts = v1, x.ch = chain, x.k1 = k1, x.type = v2;
 				if (!pn_wanted(j->q.type, chain, v2))
 					continue;
@@ -970,6 +983,8 @@ static sl_err collect_source(job *j, int64_t space, int chain, size_t ai)
 		if (!keep(j, true))
 			return SL_OK;
 	}
+	/* in time order for the merge (equal times keep their seq order) */
+	qsort(j->src, j->nsrc, sizeof *j->src, xrow_qcmp);
 	merge(j);
 	return SL_OK;
 }
