@@ -1058,8 +1058,8 @@ static void *chain_main(void *arg)
 			conn_put(c);
 			break;
 		}
-		SL_LOG(c->log, SL_ERROR, "evm %llu: cannot read the cursor: %s", (unsigned long long)c->cfg->id,
-		       sl_conn_error(c->conn));
+		SL_LOG(c->log, SL_ERROR, "evm %llu: cannot read the cursor: %s",
+		       (unsigned long long)c->cfg->id, sl_conn_error(c->conn));
 		conn_put(c);
 		sleep_ms(ix, 1000);
 	}
@@ -1171,9 +1171,11 @@ static void *chain_main(void *arg)
 		/* a failing write (store away, a deadlock with another chain's batch) is retried */
 		unsigned wb = 100;
 		while (conn_get(c) && (e = write_batch(c, c->batch, nb))) {
-			SL_LOG(c->log, SL_ERROR, "evm %llu: cannot write blocks %llu..%llu: %s (%s); retrying",
+			SL_LOG(c->log, SL_ERROR,
+			       "evm %llu: cannot write blocks %llu..%llu: %s (%s); retrying",
 			       (unsigned long long)c->cfg->id, (unsigned long long)c->next,
-			       (unsigned long long)(c->next + nb - 1), sl_conn_error(c->conn), sl_err_name(e));
+			       (unsigned long long)(c->next + nb - 1), sl_conn_error(c->conn),
+			       sl_err_name(e));
 			conn_put(c); /* a connection whose server went away is dropped: the next is fresh */
 			sleep_ms(ix, wb);
 			wb = wb * 2 > 5000 ? 5000 : wb * 2;
@@ -1183,6 +1185,9 @@ static void *chain_main(void *arg)
 		conn_put(c);
 		if (!e) {
 			const evm_block *last = &c->batch[nb - 1].b;
+			SL_LOG(c->log, SL_DEBUG, "evm %llu: applied blocks %llu..%llu (%zu txs)",
+			       (unsigned long long)c->cfg->id, (unsigned long long)c->next,
+			       (unsigned long long)last->number, txs);
 			c->next = last->number + 1;
 			memcpy(c->last_hash, last->hash, 32);
 			c->has_last = true;
