@@ -199,7 +199,7 @@ typedef struct chain {
 	uint8_t (*known)[20]; /* token addresses known to be stored (open addressing) */
 	size_t nknown;
 	blk *batch;
-	/* shown in progress */
+	/* shown in progress: blocks the node has (its latest number + 1), blocks applied (the cursor) */
 	_Atomic uint64_t head, applied, txs;
 	_Atomic bool caught_up, failed;
 	_Atomic int64_t caught_up_ms;
@@ -942,7 +942,7 @@ static sl_err write_batch(chain *c, blk *batch, size_t nb)
 			sl_bind_i64(s, 0, (int64_t)c->cfg->id);
 			sl_bind_i64(s, 1, (int64_t)last->number + 1);
 			sl_bind_blob(s, 2, last->hash, 32);
-			sl_bind_i64(s, 3, (int64_t)head);
+			sl_bind_i64(s, 3, (int64_t)head - 1); /* the node's latest block */
 			if (last->number + 1 >= head)
 				sl_bind_i64(s, 4, now_ms());
 			else
@@ -968,7 +968,7 @@ static void write_status(chain *c)
 		conn_put(c);
 		return;
 	}
-	sl_bind_i64(s, 0, (int64_t)atomic_load(&c->head));
+	sl_bind_i64(s, 0, (int64_t)atomic_load(&c->head) - 1);
 	sl_bind_i64(s, 1, atomic_load(&c->caught_up_ms));
 	sl_bind_i64(s, 2, (int64_t)c->cfg->id);
 	if (sl_stmt_exec(s))
