@@ -8,7 +8,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { BIN, tempDir, cleanup } from './lib.mjs';
-import { freshStore, dropStore } from './dataapi-lib.mjs';
+import { freshStore, dropStore, startDevnetNode } from './dataapi-lib.mjs';
 import { prng, seedFromEnv } from './store-lib.mjs';
 import * as E from './evm-lib.mjs';
 
@@ -350,6 +350,32 @@ test('kill -9 at random moments, then restarts: the same store as the uninterrup
     const a = d.split('\n'), b = fullDump.split('\n');
     const i = a.findIndex((l, k) => l !== b[k]);
     assert.fail(`the dumps differ at line ${i + 1}:\n  ${a[i]}\n  ${b[i]}`);
+  }
+});
+
+test('beside the primary network\'s indexer: the same EVM rows, and the node\'s containers', async () => {
+  const devnet = await startDevnetNode({ dataDir: `${dir}/devnet`, txs: 100, seed: 'snowline-evm', bin: BIN });
+  try {
+    const s = store('evm_beside');
+    const proc = spawn(BIN, ['index', '--node', devnet.url, '--store', s, '--progress', 'log', ...chainArgs()], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    const exited = new Promise((r) => proc.on('close', (code) => r(code)));
+    await new Promise((resolve, reject) => {
+      const t = setTimeout(() => reject(new Error(`not caught up:\n${err}`)), 120000);
+      proc.stderr.on('data', (d) => {
+        err += d;
+        if (/caught up with/.test(err) && INDEXED.every((k) => new RegExp(`evm ${evmOf(k)} .* caught up`).test(err))) { clearTimeout(t); resolve(); }
+      });
+      exited.then((code) => reject(new Error(`ended ${code}:\n${err}`)));
+    });
+    proc.kill('SIGTERM');
+    assert.equal(await exited, 0, err);
+    const d = await dump(s);
+    const evmPart = (text) => text.split('\n').filter((l) => /^(evm_|icm_)/.test(l)).join('\n');
+    assert.equal(evmPart(d), evmPart(fullDump));
+    assert.ok(parseDump(d).blocks.length > 0, 'the node\'s blocks');
+  } finally {
+    await devnet.stop();
   }
 });
 
