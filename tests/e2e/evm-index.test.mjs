@@ -7,6 +7,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
 import { BIN, tempDir, cleanup } from './lib.mjs';
 import { freshStore, dropStore, startDevnetNode } from './dataapi-lib.mjs';
 import { prng, seedFromEnv } from './store-lib.mjs';
@@ -376,6 +377,63 @@ test('beside the primary network\'s indexer: the same EVM rows, and the node\'s 
     assert.ok(parseDump(d).blocks.length > 0, 'the node\'s blocks');
   } finally {
     await devnet.stop();
+  }
+});
+
+// A JSON-RPC proxy to a chain that answers "method not found" for the given methods.
+async function refusingProxy(target, refuse) {
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (d) => { body += d; });
+    req.on('end', async () => {
+      const call = JSON.parse(body);
+      res.setHeader('Content-Type', 'application/json');
+      if (refuse.includes(call.method)) {
+        res.end(JSON.stringify({ jsonrpc: '2.0', id: call.id, error: { code: -32601, message: `the method ${call.method} does not exist/is not available` } }));
+        return;
+      }
+      const r = await fetch(target, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
+      res.end(Buffer.from(await r.arrayBuffer()));
+    });
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  return { url: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((r) => server.close(r)) };
+}
+
+test('a node without eth_getBlockReceipts and debug_traceBlockByNumber: receipts tx by tx, no frames', async () => {
+  const proxies = {};
+  for (const k of INDEXED) proxies[k] = await refusingProxy(truth.chains[k].rpcUrl, ['eth_getBlockReceipts', 'debug_traceBlockByNumber']);
+  try {
+    const s = store('evm_plain');
+    const args = [];
+    for (const k of INDEXED) {
+      const c = truth.chains[k];
+      args.push('--evm-chain', `id=${c.evmChainId},rpc=${proxies[k].url},name=${c.name},blockchain=${c.blockchainId},icm=${c.messenger},symbol=ETH,token=Ether,network=local`);
+    }
+    const proc = spawn(BIN, ['index', '--no-primary', '--store', s, '--progress', 'log', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    const exited = new Promise((r) => proc.on('close', (code) => r(code)));
+    await new Promise((resolve, reject) => {
+      proc.stderr.on('data', (d) => {
+        err += d;
+        if (INDEXED.every((k) => new RegExp(`evm ${evmOf(k)} .* caught up`).test(err))) resolve();
+      });
+      exited.then((code) => reject(new Error(`ended ${code}:\n${err}`)));
+    });
+    proc.kill('SIGTERM');
+    assert.equal(await exited, 0, err);
+    assert.match(err, /no eth_getBlockReceipts/);
+    assert.match(err, /no debug_traceBlockByNumber/);
+    const got = parseDump(await dump(s));
+    // everything from blocks, txs and receipts is the same
+    for (const t of ['evm_blocks', 'evm_txs', 'evm_logs', 'evm_transfers', 'evm_tokens', 'icm_messages', 'icm_addrs', 'evm_cursors'])
+      assert.deepEqual(got[t], rows[t], t);
+    // without frames: no internal txs, and only the contracts created by txs
+    assert.equal(got.evm_internal.length, 0);
+    const direct = truth.contracts.filter((c) => INDEXED.includes(c.chain) && c.via === 'direct');
+    assert.deepEqual(got.evm_contracts.map((c) => c.address).sort(), direct.map((c) => lc(c.address)).sort());
+  } finally {
+    for (const p of Object.values(proxies)) await p.close();
   }
 });
 
