@@ -149,6 +149,8 @@ static bool match(const char *pattern, const char *path, api_req *r)
 				r->assetId = v;
 			else if (nl == 6 && !strncmp(p + 1, "nodeId", 6))
 				r->nodeId = v;
+			else if (nl == 11 && !strncmp(p + 1, "operationId", 11))
+				r->operationId = v;
 		}
 		p = pe + 1;
 		q += n;
@@ -174,6 +176,8 @@ static bool check_network(api_req *r)
 {
 	const api_net *net = &r->api->net;
 	const char *n = r->network;
+	if (!n)
+		return true; /* a route of no network (/v1/operations/…) */
 	bool fuji = !strcmp(n, "fuji") || !strcmp(n, "testnet");
 	if (strcmp(n, net->name) && !(fuji && !strcmp(net->name, "fuji"))) {
 		bool known = fuji || !strcmp(n, "mainnet");
@@ -651,6 +655,14 @@ sl_api *sl_api_new(const sl_api_config *cfg, char err[512])
 		snprintf(err, 512, "%s", e256);
 		goto fail;
 	}
+	/* export operations (exports.c) write their table: a writer beside the indexer (as `snowline
+	 * prices`); a store this server cannot write serves everything else, and exports answer 503 */
+	sl_db_config wc = { .url = cfg->store_url, .mode = SL_DB_LOAD };
+	if (!(a->wdb = sl_db_open(&wc, e256)))
+		SL_LOG(a->log, SL_WARN, "export operations are off: the store is not writable here: %s",
+		       e256);
+	else if (!(a->exports = api_exports_start(a, err)))
+		goto fail;
 	return a;
 fail:
 	sl_api_free(a);
@@ -673,12 +685,14 @@ void sl_api_free(sl_api *a)
 	if (!a)
 		return;
 	sl_http_server_free(a->http); /* requests in flight finish first */
+	api_exports_stop(a->exports); /* then the runner: a job in flight is handed back (exports.c) */
 	api_keys_free(a->keys);
 	api_ratelimit_free(a->limits);
 	api_assets_free(a->assets);
 	api_pubkeys_free(a->pubkeys);
 	api_genesis_stakers_free(a->genesis_stakers);
 	api_cache_free(a->cache);
+	sl_db_close(a->wdb);
 	sl_db_close(a->db);
 	if (a->own_metrics)
 		sl_metrics_free(a->metrics);

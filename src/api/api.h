@@ -5,7 +5,7 @@
  * Stateless: everything it serves is in the store (including the secret its
  * page tokens are signed with), so any number of API servers can serve one
  * PostgreSQL store, and a SQLite file can be served while the indexer writes
- * it. What each server keeps for itself: its rate-limit buckets, an
+ * it (the one table a server writes: its export jobs, exports.c). What each server keeps for itself: its rate-limit buckets, an
  * in-memory cache of immutable rows (assets), and one of whole responses
  * that lasts until the store changes (cache.c).
  *
@@ -39,11 +39,15 @@ typedef struct sl_api_config {
 	size_t cache_bytes;  /* whole responses of the read routes, until the store changes (0: none;
 				snowline api --cache-mb, SL_API_CACHE_MB by default) */
 	sl_metrics *metrics; /* shared with an indexer in the same process (snowline up), or NULL */
+	/* export jobs (docs/api.md, exports): rows of a file at most (0: API_EXPORT_MAX_ROWS), how long a
+	 * claimed job is this server's (0: 30 s), a pause between a job's reads of the store (0: none) */
+	uint64_t export_max_rows, export_lease_ms, export_pause_ms;
 } sl_api_config;
 
 typedef struct sl_api sl_api;
 
-/* Open the store (read-only), load the keys, bind; NULL with err. */
+/* Open the store (to read; and once more to write the export jobs' table when it can: exports.c),
+ * load the keys, bind, start the export runner; NULL with err. */
 sl_api *sl_api_new(const sl_api_config *cfg, char err[512]);
 uint16_t sl_api_port(const sl_api *a);
 /* Serve until *stop; 0 on a clean stop. */

@@ -137,6 +137,10 @@ int api_list_pending_rewards(api_req *r);
 int api_list_staking_transactions(api_req *r);
 /* the validators of the network (validators.c) */
 int api_list_validators(api_req *r);
+/* export operations (exports.c): routes of no network, {operationId} in the path */
+int api_post_export(api_req *r);
+int api_get_operation(api_req *r);
+int api_get_operation_file(api_req *r);
 
 extern const api_route api_routes[];
 extern const size_t api_nroutes;
@@ -169,6 +173,8 @@ struct sl_api {
 	struct api_pubkeys *pubkeys;		     /* recovered public keys (pubkeys.c) */
 	struct api_cache *cache;		     /* whole responses (cache.c); NULL: off */
 	struct api_genesis_stakers *genesis_stakers; /* the genesis validators, read once (rewards.c) */
+	sl_db *wdb;		     /* the operations table's writer (exports.c); NULL: exports off */
+	struct api_exports *exports; /* the export job runner (exports.c) */
 	sl_metrics *metrics;
 	bool own_metrics;
 	sl_metric_family *m_requests, *m_latency;
@@ -186,6 +192,7 @@ struct api_req {
 	int chain;	       /* {blockchainId} resolved: API_P, API_X, API_C; -1 when the route has none */
 	const char *chain_raw; /* {blockchainId} as sent */
 	const char *assetId, *nodeId; /* other path variables, raw */
+	const char *operationId;      /* {operationId} (exports.c), raw */
 	sl_conn *db;
 	sl_jw w;
 	uint8_t list_id[16];
@@ -365,6 +372,43 @@ typedef struct api_pnow {
 int api_pchain_now(api_req *r, api_pnow *p);
 struct api_genesis_stakers *api_genesis_stakers_new(void);
 void api_genesis_stakers_free(struct api_genesis_stakers *g);
+
+/* ---- exports.c: the export request (outside input: fuzz_api_export.c) ---- */
+#define API_EXPORT_MAX_ADDRESSES 64 /* addresses + cChainEvmAddresses of one export */
+#define API_EXPORT_MAX_CHAINS 16    /* includeChains items */
+#define API_EXPORT_MAX_ROWS 100000 /* rows of one export's file by default (snowline api --export-max-rows) */
+typedef enum api_export_type {
+	API_EXPORT_PN,	       /* TRANSACTION_EXPORT_PRIMARY_NETWORK */
+	API_EXPORT_PN_STAKING, /* TRANSACTION_EXPORT_PRIMARY_NETWORK_STAKING */
+	API_EXPORT_PN_SIMPLE,  /* TRANSACTION_EXPORT_PRIMARY_NETWORK_SIMPLE */
+	API_EXPORT_EVM,	       /* TRANSACTION_EXPORT_EVM */
+} api_export_type;
+extern const char *const api_export_type_names[]; /* OperationType, in api_export_type order */
+typedef struct api_export_req {
+	api_export_type type;
+	int64_t from, to; /* unix seconds: from <= ts < to */
+	api_addr addrs[API_EXPORT_MAX_ADDRESSES];
+	size_t naddrs;
+	unsigned chains;		     /* primary network: API_CHAIN bits */
+	uint64_t evm[API_EXPORT_MAX_CHAINS]; /* EVM: chain ids */
+	size_t nevm;
+} api_export_req;
+typedef enum api_export_verdict {
+	API_EXPORT_OK,
+	API_EXPORT_BAD_BODY, /* a 400: the body is not what the request's schema allows */
+	API_EXPORT_INVALID,  /* an operation that fails at once with ErrInvalidRequest */
+} api_export_verdict;
+/* Read a request body against this network; msg (both failures) names the field. No store. */
+api_export_verdict api_export_parse(const api_net *net, const uint8_t *body, size_t n, api_export_req *out,
+				    char msg[256]);
+struct api_exports;
+/* The runner thread of export jobs over a's stores; NULL with err. */
+struct api_exports *api_exports_start(sl_api *a, char err[512]);
+void api_exports_stop(struct api_exports *x);
+/* A job was posted: look now rather than at the next poll. */
+void api_exports_wake(struct api_exports *x);
+/* The PrimaryNetworkTxType name of a tx's codec type id on a chain (transactions.c). */
+const char *api_tx_type_name(int chain, uint32_t type);
 
 /* ---- keys.c, ratelimit.c ---- */
 typedef struct sl_api_key {

@@ -181,6 +181,13 @@ static const api_param p_validators[] = {
 		.nparams = SL_ARRAY_LEN(ps), .fn = handler, __VA_ARGS__           \
 	}
 
+/* A route without query parameters (export operations: a JSON body, or the id in the path). */
+#define ROUTE_BARE(m, pth, nm, handler, ...)                                                                 \
+	{                                                                                                    \
+		.method = m, .path = pth, .name = nm, .chains = API_NO_CHAINS, .params = NULL, .nparams = 0, \
+		.fn = handler, __VA_ARGS__                                                                   \
+	}
+
 const api_route api_routes[] = {
 	ROUTE("GET", CHAIN "/utxos", "utxos", API_ALL_CHAINS, p_utxos_get, api_get_utxos, .cache = true),
 	ROUTE("POST", CHAIN "/utxos", "utxos:post", API_ALL_CHAINS, p_utxos_post, api_post_utxos,
@@ -207,5 +214,11 @@ const api_route api_routes[] = {
 	      p_staking_txs, api_list_staking_transactions, .cache = true),
 	ROUTE("GET", NET "/validators", "validators", API_NO_CHAINS, p_validators, api_list_validators,
 	      .cache = true),
+	/* export operations (exports.c): of no network; 201 under compat = upstream (data-api.md §7) */
+	ROUTE_BARE("POST", "/v1/operations/transactions:export", "operations_export", api_post_export,
+		   .upstream_201 = true),
+	ROUTE_BARE("GET", "/v1/operations/{operationId}", "operation", api_get_operation),
+	ROUTE_BARE("GET", "/v1/operations/{operationId}/download", "operation_download",
+		   api_get_operation_file),
 };
 const size_t api_nroutes = SL_ARRAY_LEN(api_routes);

@@ -63,6 +63,8 @@ static const char *type_name(int chain, uint32_t t)
 	}
 }
 
+const char *api_tx_type_name(int chain, uint32_t type) { return type_name(chain, type); }
+
 /* Does the txTypes filter (bits of api_tx_type_names) take this tx? */
 static bool type_wanted(uint64_t mask, int chain, uint32_t t)
 {

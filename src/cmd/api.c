@@ -15,7 +15,8 @@
 
 typedef struct api_opts {
 	const char *store, *data_dir, *host, *keys, *origins, *compat, *log_level, *config_file, *new_key;
-	uint64_t port, threads, max_body, anon_rate, key_rate, cache_mb;
+	uint64_t port, threads, max_body, anon_rate, key_rate, cache_mb, export_rows, export_lease,
+		export_pause;
 	bool help;
 } api_opts;
 
@@ -42,6 +43,12 @@ static const sl_opt opts[] = {
 	  "MiB of whole responses kept until the store changes (0: none)" },
 	{ "compat", SL_OPT_STR, O(compat), "spec", 0,
 	  "'spec', or 'upstream' for the hosted Data API's behaviour where they differ" },
+	{ "export-max-rows", SL_OPT_U64, O(export_rows), "100000" /* API_EXPORT_MAX_ROWS */, 1000000,
+	  "lines of an export's file at most; past it the export is truncated (0: the default)" },
+	{ "export-lease-ms", SL_OPT_U64, O(export_lease), "30000", 3600000,
+	  "how long an export job claimed by this server is its own without renewal (0: the default)" },
+	{ "export-pause-ms", SL_OPT_U64, O(export_pause), "0", 60000,
+	  "a pause between an export job's reads of the store, to spare it" },
 	{ "log-level", SL_OPT_STR, O(log_level), "info", 0, "verbo debug trace info warn error fatal off" },
 	{ "new-key", SL_OPT_STR, O(new_key), NULL, 0,
 	  "print a new API key for NAME and its keys-file line, then exit" },
@@ -94,7 +101,10 @@ int cmd_api(int argc, char **argv)
 			     .key_burst = 2.0 * (double)o.key_rate,
 			     .allowed_origins = o.origins,
 			     .cache_bytes = (size_t)o.cache_mb << 20,
-			     .compat = compat };
+			     .compat = compat,
+			     .export_max_rows = o.export_rows,
+			     .export_lease_ms = o.export_lease,
+			     .export_pause_ms = o.export_pause };
 	sl_api *a = sl_api_new(&ac, err);
 	if (!a) {
 		fprintf(stderr, "snowline api: %s\n", err);

@@ -294,7 +294,8 @@ export { cleanup, C };
 
 // The routes of src/api/routes.c as data: [{ method, path, name, chains: ['P', 'X', 'C'] (none for a
 // route of the network, without {blockchainId}), params:
-// [{ name, kind, required, min, max, def, values, umax, flags }], bodyAddresses, upstream201 }].
+// [{ name, kind, required, min, max, def, values, umax, flags }], bodyAddresses, upstream201, cache,
+// network (false: a route of no network, ROUTE_BARE: the export operations) }].
 // Read from the C source, so a route or parameter added there is in every table built from it;
 // anything this reader does not understand is an error (extend it, do not skip).
 export function readRouteTable(root = new URL('../../', import.meta.url).pathname) {
@@ -360,15 +361,20 @@ export function readRouteTable(root = new URL('../../', import.meta.url).pathnam
   const chainPath = /#define CHAIN NET "([^"]+)"/.exec(src)[1];
   const table = /const api_route api_routes\[\] = \{([^]*?)\};/.exec(src)[1];
   const routes = [];
-  for (const [, args] of table.matchAll(/ROUTE\(((?:[^()]|\([^()]*\))*)\)/g)) {
-    const a = split(args);
+  for (const [, bare, bareArgs] of table.matchAll(/ROUTE(_BARE)?\(((?:[^()]|\([^()]*\))*)\)/g)) {
+    let a = split(bareArgs);
+    // ROUTE_BARE(method, path, name, handler, …): a route of no network, chain or query parameter
+    if (bare) {
+      a = [a[0], a[1], a[2], 'API_NO_CHAINS', 'ROUTE_BARE', a[3], ...a.slice(4)];
+      params.ROUTE_BARE = [];
+    }
     const path = a[1].replace(/^CHAIN\s*/, net + chainPath).replace(/^NET\s*/, net).replace(/"\s*"/g, '').replace(/"/g, '');
     // API_NO_CHAINS: a route of the network, without {blockchainId}
     const chains = a[3] === 'API_ALL_CHAINS' ? ['P', 'X', 'C'] : a[3] === 'API_NO_CHAINS' ? [] : [...a[3].matchAll(/API_CHAIN\(API_([PXC])\)/g)].map((m) => m[1]);
     if (!chains.length && a[3] !== 'API_NO_CHAINS') throw new Error(`routes.c: chains '${a[3]}'`);
     if (!chains.length !== !path.includes('{blockchainId}')) throw new Error(`routes.c: ${path}: chains '${a[3]}' and its {blockchainId} disagree`);
     if (!params[a[4]]) throw new Error(`routes.c: no parameters ${a[4]}`);
-    const r = { method: JSON.parse(a[0]), path, name: JSON.parse(a[2]), chains, params: params[a[4]], bodyAddresses: false, upstream201: false, cache: false };
+    const r = { method: JSON.parse(a[0]), path, name: JSON.parse(a[2]), chains, params: params[a[4]], bodyAddresses: false, upstream201: false, cache: false, network: path.includes('{network}') };
     for (const x of a.slice(6)) {
       const [, k, v] = /^\.(\w+)\s*=\s*(\w+)$/.exec(x) ?? [];
       if (k === 'body_addresses') r.bodyAddresses = v === 'true';

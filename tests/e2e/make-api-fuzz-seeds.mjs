@@ -98,3 +98,26 @@ write('fuzz_api_token', {
     escapes: '{"config":{"chainId":7},"k\\"\\\\\\/\\b\\f\\n\\r\\t":"\\\\\\\\\\\\\\\\\\"","u":"\\u0000\\u001f"}',
   });
 }
+
+// ---- fuzz_api_export: the body of POST /v1/operations/transactions:export ----
+{
+  const s = (o) => JSON.stringify(o);
+  const pn = { type: 'TRANSACTION_EXPORT_PRIMARY_NETWORK', firstDate: '2023-05-01', lastDate: '2023-05-02', options: { includeChains: ['p-chain', 'x-chain', 'c-chain'], addresses: A, cChainEvmAddresses: [EVM] } };
+  write('fuzz_api_export', {
+    pn: s(pn),
+    'pn-ids': s({ ...pn, options: { ...pn.options, includeChains: ['11111111111111111111111111111111LpoYY', '2JVSBoinj9C2J33VntvzYtVJNZdN2NKiwwKjcumHUWEb5DbBrm', '2oYMBNV4eNHyqk2fjjV5nVQLDbtmNJzq5s3qs3Lo6ftnC6FByM'] } }),
+    staking: s({ type: 'TRANSACTION_EXPORT_PRIMARY_NETWORK_STAKING', startDate: '2024-02-29', endDate: '2024-03-01', options: { includeChains: ['p-chain'], addresses: [A[1]] } }),
+    simple: s({ type: 'TRANSACTION_EXPORT_PRIMARY_NETWORK_SIMPLE', options: { includeChains: ['x-chain'], addresses: [A[0], A[0]] } }),
+    evm: s({ type: 'TRANSACTION_EXPORT_EVM', firstDate: '2023-05-01', options: { includeChains: ['43114', '43113'], addresses: [EVM, EVM.toUpperCase().replace('0X', '0x')] } }),
+    'evm-bad-chain': s({ type: 'TRANSACTION_EXPORT_EVM', options: { includeChains: ['0x1', '18446744073709551616'], addresses: [EVM] } }),
+    'bad-dates': s({ ...pn, firstDate: '2023-02-29', lastDate: '1969-12-31' }),
+    'dates-reversed': s({ ...pn, firstDate: '2024-01-02', lastDate: '2024-01-01' }),
+    escapes: s(pn).replace('"type"', '"\\u0074ype"').replace('p-chain', 'p\\u002dchain'),
+    'wrong-types': s({ type: 1, options: { includeChains: 'p-chain', addresses: [1, null] } }),
+    unknown: s({ ...pn, pageSize: 5, options: { ...pn.options, extra: true } }),
+    many: s({ ...pn, options: { ...pn.options, addresses: Array(70).fill(A[0]) } }),
+    empty: '{}',
+    'not-json': '{"type": "TRANSACTION_EXPORT_EVM", ',
+    trailing: s(pn) + ' []',
+  });
+}
