@@ -337,7 +337,9 @@ static const char *const v9[] = {
  *   The source side's message columns win over the destination's. icm_addrs: a message by its
  *   sender and its recipient, newest first, at src_ts when the source is indexed, else dst_ts.
  * operations: export jobs (api/exports): the request as JSON, the state, the lease (owner and
- *   until when, unix ms) that makes one API instance run it, and the result (CSV) when done.
+ *   until when, unix ms) that makes one API instance run it, the result (CSV) when done, and its
+ *   cap: the most lines its file may have, fixed by the API server that accepted the job, so
+ *   that whichever server runs it makes the same file.
  */
 static const char *const v10[] = {
 	"CREATE TABLE evm_chains (evm {int} PRIMARY KEY, blockchain {blob}, subnet {blob}, name TEXT NOT NULL, "
@@ -385,24 +387,14 @@ static const char *const v10[] = {
 	"PRIMARY KEY (addr, ts, id)) {without_rowid}",
 	"CREATE TABLE operations (id TEXT PRIMARY KEY, type TEXT NOT NULL, request TEXT NOT NULL, "
 	"status TEXT NOT NULL, message TEXT, code TEXT, next_date TEXT, created_ms {int} NOT NULL, "
-	"updated_ms {int} NOT NULL, lease_owner TEXT, lease_until {int}, rows {int}, result {blob})",
+	"updated_ms {int} NOT NULL, lease_owner TEXT, lease_until {int}, rows {int}, result {blob}, max_rows {int})",
 	"CREATE INDEX operations_status ON operations (status, created_ms)",
-	NULL,
-};
-
-/*
- * Version 11: an export job's cap (api/exports.c): the most lines its file may have, fixed by the
- * API server that accepted the job, so that whichever server runs it makes the same file. NULL (a
- * job of before): the running server's own cap.
- */
-static const char *const v11[] = {
-	"ALTER TABLE operations ADD COLUMN max_rows {int}",
 	NULL,
 };
 
 const sl_migration sl_migrations[] = {
 	{ 1, v1 }, { 2, v2 }, { 3, v3 }, { 4, v4 },   { 5, v5 },   { 6, v6 },
-	{ 7, v7 }, { 8, v8 }, { 9, v9 }, { 10, v10 }, { 11, v11 },
+	{ 7, v7 }, { 8, v8 }, { 9, v9 }, { 10, v10 },
 };
 const size_t sl_nmigrations = SL_ARRAY_LEN(sl_migrations);
 
