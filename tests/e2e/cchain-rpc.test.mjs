@@ -27,16 +27,20 @@ describe('the C-chain eth JSON-RPC of a devnet node', () => {
   const blocks = []; // viem blocks with full txs, by height (0 = genesis)
   const ledger = new Map(); // height -> Map(address lower -> { balance, nonce }) at a few heights
   let checkpoints;
+  const ARGS = () => ['--data-dir', join(dir, 'node'), '--devnet-seed', 'cchain-rpc', '--devnet-txs', '1500', '--devnet-interval-ms', '0'];
+  async function readyDevnet() {
+    const d = await startDevnet(ARGS());
+    const deadline = Date.now() + 120000;
+    while (!/devnet: ready in/.test(d.logs())) {
+      assert.ok(Date.now() < deadline, `the devnet was not ready in 120 s:\n${d.logs().slice(-3000)}`);
+      await new Promise((res) => setTimeout(res, 100));
+    }
+    return d;
+  }
 
   before(async () => {
     dir = tempDir('snowline-cchain-rpc-');
-    devnet = await startDevnet(['--data-dir', join(dir, 'node'), '--devnet-seed', 'cchain-rpc', '--devnet-txs', '1500',
-      '--devnet-interval-ms', '0']);
-    const deadline = Date.now() + 120000;
-    while (!/devnet: ready in/.test(devnet.logs())) {
-      assert.ok(Date.now() < deadline, `the devnet was not ready in 120 s:\n${devnet.logs().slice(-3000)}`);
-      await new Promise((res) => setTimeout(res, 100));
-    }
+    devnet = await readyDevnet();
     manifest = JSON.parse(readFileSync(join(dir, 'node', 'devnet-manifest.json'), 'utf8'));
     url = `${devnet.url}/ext/bc/C/rpc`;
     client = createPublicClient({ transport: http(url, { retryCount: 0 }) });
@@ -289,6 +293,21 @@ describe('the C-chain eth JSON-RPC of a devnet node', () => {
     for (const path of [`/ext/bc/${cid}/rpc`, '/ext/bc/evm/rpc', '/ext/C/rpc']) {
       const r = await post(devnet.url + path, { jsonrpc: '2.0', id: 1, method: 'eth_blockNumber' });
       assert.deepEqual(r.json, { jsonrpc: '2.0', id: 1, result: `0x${head.toString(16)}` }, path);
+    }
+  });
+
+  test('after a restart, the node replays the chain again from its store: the same answers', async () => {
+    await devnet.stop();
+    devnet = await readyDevnet();
+    url = `${devnet.url}/ext/bc/C/rpc`;
+    client = createPublicClient({ transport: http(url, { retryCount: 0 }) });
+    assert.equal(await client.getBlockNumber(), head);
+    assert.equal((await client.getBlock({ blockNumber: head })).hash, blocks[Number(head)].hash);
+    assert.equal((await client.getBlock({ blockTag: 'earliest' })).hash, blocks[0].hash);
+    for (const h of [0n, head / 2n, head]) {
+      for (const [a, s] of [...ledger.get(h)].slice(0, 8)) {
+        assert.equal(await client.getBalance({ address: a, blockNumber: h }), s.balance, `balance of ${a} at ${h}`);
+      }
     }
   });
 });
