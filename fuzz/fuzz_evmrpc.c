@@ -75,7 +75,8 @@ static void one(sl_span v, sl_arena *a)
 				fail("a fixed value of the wrong length parsed");
 			static const char hx[] = "0123456789abcdef";
 			for (size_t k = 0; k < sizes[i]; k++)
-				if ((v.p[3 + 2 * k] | 0x20) != hx[out[k] >> 4] || (v.p[4 + 2 * k] | 0x20) != hx[out[k] & 15])
+				if ((v.p[3 + 2 * k] | 0x20) != hx[out[k] >> 4] ||
+				    (v.p[4 + 2 * k] | 0x20) != hx[out[k] & 15])
 					fail("a fixed value's bytes differ from its hex");
 		} else {
 			check_msg(err);

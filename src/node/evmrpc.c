@@ -24,6 +24,7 @@
 #include "node/evmrpc.h"
 
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <strings.h>
@@ -327,7 +328,10 @@ bool sl_evm_parse_blockref(sl_span raw, sl_evm_blockref *out, char err[SL_EVM_ER
 	char s[256];
 	size_t n = 0;
 	if (!unquote(raw, s, sizeof s, &n)) {
-		snprintf(err, SL_EVM_ERR, "hex string without 0x prefix"); /* longer than any valid input */
+		/* longer than any valid input: what hexutil says of it */
+		snprintf(err, SL_EVM_ERR, "%s",
+			 has0x((const char *)raw.p + 1, raw.len - 1) ? "hex number > 64 bits"
+								     : "hex string without 0x prefix");
 		return false;
 	}
 	if (tag_of(s, n, &out->number))
@@ -626,8 +630,8 @@ static void evm_clear(sl_evm *e)
 	free(e->bmap);
 	free(e->tmap);
 	free(e->gbytes);
-	sl_mutex m = e->lock;
-	*e = (sl_evm){ .lock = m };
+	/* everything but the lock, which the caller may hold */
+	memset((char *)e + offsetof(sl_evm, loaded), 0, sizeof *e - offsetof(sl_evm, loaded));
 }
 
 sl_evm *sl_evm_new(void)
@@ -823,7 +827,8 @@ static bool effective_price(const sl_evm_tx *tx, const sl_coreth_header *h, sl_u
 	return true;
 }
 
-/* Precompiles and Avalanche's special addresses: 0x00…00XX and 0x0X00…00XX for X <= 3. */
+/* Precompiles and Avalanche's special addresses: 0x00…00XX and 0x0X00…00XX for X <= 3, but not
+ * the blackhole 0x0100…00, a plain account. */
 static bool special_address(const uint8_t a[20])
 {
 	if (a[0] > 3)
@@ -831,7 +836,7 @@ static bool special_address(const uint8_t a[20])
 	for (int i = 1; i < 18; i++)
 		if (a[i])
 			return false;
-	return true;
+	return !(a[0] == 1 && !a[18] && !a[19]);
 }
 
 static bool add_to(sl_evm *e, const uint8_t addr[20], uint64_t height, const sl_u256 *v)
@@ -1541,6 +1546,15 @@ static void read_msg(sl_span raw, evm_msg *m)
 	}
 }
 
+/* Drop what was appended after mark (and a sticky error from it). */
+static void truncate_to(sl_buf *b, size_t mark)
+{
+	b->err = SL_OK;
+	b->len = mark;
+	if (b->p)
+		b->p[mark] = 0;
+}
+
 static void write_id(sl_buf *b, sl_span id)
 {
 	if (id.p)
@@ -1609,8 +1623,7 @@ static bool handle_msg_in(sl_node *n, sl_evm *e, sl_span raw, sl_arena *a, sl_bu
 	if (me->fn(&c) || b->err) {
 		if (b->err && !c.err[0])
 			snprintf(c.err, sizeof c.err, "response too large");
-		b->err = SL_OK;
-		b->len = mark;
+		truncate_to(b, mark);
 		write_err(b, m.id, c.code ? c.code : -32603, c.err);
 		return true;
 	}
@@ -1700,7 +1713,7 @@ void sl_route_evm(sl_node *n, const route *r, const sl_http_req *req, sl_http_re
 				if (handle_msg(n, e, v, b, b->len > SL_EVM_RPC_MAX_BATCH_RESPONSE))
 					any = true;
 				else
-					b->len = mark;
+					truncate_to(b, mark);
 			}
 			sl_buf_addc(b, ']');
 			if (!any)
