@@ -1064,6 +1064,24 @@ static void catch_up(sl_node *n, sl_evm *e)
 	sl_cstore_rd_end(rd);
 }
 
+void sl_evm_warm(sl_node *n)
+{
+	sl_evm *e = n->evm;
+	if (!e)
+		return;
+	sl_mutex_lock(&e->lock);
+	if (!e->loaded) {
+		sl_cstore_rd *rd;
+		if (!sl_cstore_rd_begin(n->store, &rd)) {
+			load_genesis(n, e, rd);
+			sl_cstore_rd_end(rd);
+		}
+	}
+	if (e->has_genesis)
+		catch_up(n, e);
+	sl_mutex_unlock(&e->lock);
+}
+
 sl_err sl_feed_evm_genesis(sl_feed *f, const uint8_t *p, size_t len)
 {
 	sl_evm_genesis g;

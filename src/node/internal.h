@@ -63,6 +63,8 @@ typedef struct sl_evm sl_evm;
 sl_evm *sl_evm_new(void);
 void sl_evm_free(sl_evm *e);
 void sl_route_evm(sl_node *n, const route *r, const sl_http_req *req, sl_http_resp *resp);
+/* Replay what the source added, now, when the chain's genesis is known (else at the first request). */
+void sl_evm_warm(sl_node *n);
 
 struct sl_node {
 	sl_node_config cfg;

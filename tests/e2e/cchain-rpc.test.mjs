@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createPublicClient, http, keccak256, serializeTransaction, recoverTransactionAddress, getAddress } from 'viem';
-import { tempDir, cleanup, post } from './lib.mjs';
+import { tempDir, cleanup, post, waitReady } from './lib.mjs';
 import { startDevnet, unwrapProposervm, parseCBlock, normalize } from './devnet-lib.mjs';
 import { readIndex } from './store-lib.mjs';
 
@@ -35,6 +35,7 @@ describe('the C-chain eth JSON-RPC of a devnet node', () => {
       assert.ok(Date.now() < deadline, `the devnet was not ready in 120 s:\n${d.logs().slice(-3000)}`);
       await new Promise((res) => setTimeout(res, 100));
     }
+    await waitReady(d.url, 60000); // the chain routes open once the node holds (and has replayed) the history
     return d;
   }
 
