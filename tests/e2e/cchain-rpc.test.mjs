@@ -7,9 +7,10 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { createPublicClient, http, keccak256, serializeTransaction, recoverTransactionAddress, getAddress } from 'viem';
-import { tempDir, cleanup, post, waitReady } from './lib.mjs';
+import { BIN, tempDir, cleanup, post, waitReady, startNode } from './lib.mjs';
 import { startDevnet, unwrapProposervm, parseCBlock, normalize } from './devnet-lib.mjs';
 import { readIndex } from './store-lib.mjs';
 
@@ -312,3 +313,43 @@ describe('the C-chain eth JSON-RPC of a devnet node', () => {
     }
   });
 });
+
+describe('a node without the C-chain\'s genesis (--import of a devnet\'s container log)', () => {
+  let dir, node, url, m;
+  before(async () => {
+    dir = tempDir('snowline-cchain-rpc-import-');
+    const clog = join(dir, 'history.clog'), manifest = join(dir, 'manifest.json');
+    const r = spawnSync(BIN, ['devnet', '--out', clog, '--manifest', manifest, '--devnet-txs', '300', '--devnet-seed', 'no-genesis'],
+      { encoding: 'utf8', timeout: 120000 });
+    assert.equal(r.status, 0, r.stderr);
+    m = JSON.parse(readFileSync(manifest, 'utf8'));
+    node = await startNode(['--index-enabled', '--import', clog, '--data-dir', join(dir, 'n')]);
+    await waitReady(node.url);
+    url = `${node.url}/ext/bc/C/rpc`;
+  });
+  after(async () => {
+    if (node) await node.stop();
+    if (dir) cleanup(dir);
+  });
+
+  test('blocks and txs are served; state, receipts and logs say why they are not', async () => {
+    const client = createPublicClient({ transport: http(url, { retryCount: 0 }) });
+    assert.equal(await client.getChainId(), 43114, 'network 1: mainnet\'s C-chain id');
+    const head = await client.getBlockNumber();
+    assert.equal(head, BigInt(m.C.blocks));
+    const b = await client.getBlock({ blockNumber: head, includeTransactions: true });
+    assert.equal(b.number, head);
+    assert.equal(await client.request({ method: 'eth_getBlockByNumber', params: ['earliest', false] }), null, 'no genesis header');
+    const tx = b.transactions[0] ?? (await client.getBlock({ blockNumber: 1n, includeTransactions: true })).transactions[0];
+    assert.equal((await client.getTransaction({ hash: tx.hash })).hash, tx.hash);
+    const call = async (method, params) => (await post(url, { jsonrpc: '2.0', id: 1, method, params })).json.error;
+    for (const [method, params] of [['eth_getBalance', [tx.from, 'latest']], ['eth_getTransactionCount', [tx.from, '0x1']],
+      ['eth_getCode', [tx.to, 'latest']], ['eth_getTransactionReceipt', [tx.hash]], ['eth_getBlockReceipts', ['0x1']],
+      ['eth_getLogs', [{ fromBlock: '0x1', toBlock: '0x2' }]]]) {
+      const e = await call(method, params);
+      assert.equal(e?.code, -32000, method);
+      assert.match(e.message, /unavailable .*the source gave no genesis allocation for this chain/, method);
+    }
+  });
+});
+
