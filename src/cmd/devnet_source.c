@@ -308,13 +308,21 @@ static void write_manifest(sl_feed *f, sl_devnet *d)
 	sl_buf_release(&b);
 }
 
-/* The genesis the history starts from, for an indexer of this node (snowline index --genesis). */
+/* The genesis the history starts from, for an indexer of this node (snowline index --genesis), and the
+ * C-chain's for the node's eth JSON-RPC. */
 static void write_genesis(sl_feed *f, sl_devnet *d)
 {
 	sl_buf b;
 	sl_buf_init(&b, 256u << 20);
 	sl_devnet_genesis_write(d, &b);
 	write_whole(f, "devnet-genesis.json", &b);
+	/* and the C-chain's genesis, for the node's eth JSON-RPC (balances at any block) */
+	sl_buf_reset(&b);
+	sl_err e = sl_devnet_c_genesis_write(d, &b);
+	if (!e)
+		e = sl_feed_evm_genesis(f, b.p, b.len);
+	if (e)
+		sl_feed_fail(f, "cannot keep the C-chain's genesis: %s", sl_err_name(e));
 	sl_buf_release(&b);
 }
 

@@ -539,6 +539,85 @@ sl_err dn_c_init(dn_world *w)
 	return e;
 }
 
+/*
+ * The C-chain's genesis for a node that serves its eth JSON-RPC (node.h,
+ * sl_feed_evm_genesis): EIP-155 chain id, ApricotPhase5 time, the genesis
+ * block's header (the one dn_c_init hashes: block 1's parent) and the
+ * allocation. The header is rebuilt from the genesis balances, so it is the
+ * same after a restore from a snapshot.
+ */
+sl_err dn_c_genesis(const dn_world *w, sl_buf *out)
+{
+	const struct dn_cstate *st = w->c;
+	uint32_t n = 0;
+	for (uint32_t i = 0; i < st->nacct; i++)
+		n += st->genesis[i] != 0;
+	const uint8_t **keys = calloc(n + 1, sizeof *keys), **vals = calloc(n + 1, sizeof *vals);
+	size_t *klens = calloc(n + 1, sizeof *klens), *vlens = calloc(n + 1, sizeof *vlens);
+	c_acct *tmp = calloc(n + 1, sizeof *tmp);
+	sl_err e = keys && vals && klens && vlens && tmp ? SL_OK : SL_ERR_NOMEM;
+	uint32_t j = 0;
+	for (uint32_t i = 0; !e && i < st->nacct; i++) {
+		if (!st->genesis[i])
+			continue;
+		tmp[j] = (c_acct){ .balance = st->genesis[i] };
+		account_encode(&tmp[j]);
+		keys[j] = st->acct[i].hkey;
+		klens[j] = 32;
+		vals[j] = tmp[j].enc;
+		vlens[j] = tmp[j].enclen;
+		j++;
+	}
+	uint8_t roots[3][32], zero[32] = { 0 };
+	if (!e)
+		e = dn_c_trie_root(keys, klens, vals, vlens, n, roots[0]);
+	memcpy(roots[1], empty_root, 32);
+	memcpy(roots[2], empty_root, 32);
+	c_block b = { .time = w->cfg.start_time, .base_fee = GENESIS_BASE_FEE };
+	sl_arena_init(&b.a, 1u << 20);
+	sl_coreth_header h;
+	header_fields(&b, &h, zero, 0, GAS_LIMIT_AP, 0, roots, sl_span_of(NULL, 0), empty_root);
+	sl_buf hb;
+	sl_buf_init(&hb, 4096);
+	sl_coreth_header_write(&hb, &h);
+	if (!e)
+		e = b.err ? b.err : hb.err;
+	if (!e) {
+		uint8_t t[8];
+		sl_buf_add(out, "SLEVMG01", 8);
+		sl_put_be64(t, w->params.evm_chain_id);
+		sl_buf_add(out, t, 8);
+		sl_put_be64(t, w->params.ap5_time);
+		sl_buf_add(out, t, 8);
+		sl_put_be32(t, (uint32_t)hb.len);
+		sl_buf_add(out, t, 4);
+		sl_buf_add(out, hb.p, hb.len);
+		sl_put_be32(t, n);
+		sl_buf_add(out, t, 4);
+		for (uint32_t i = 0; i < st->nacct; i++) {
+			if (!st->genesis[i])
+				continue;
+			uint8_t bal[32] = { 0 };
+			u128 v = st->genesis[i];
+			for (int k = 31; k >= 16; k--, v >>= 8)
+				bal[k] = (uint8_t)v;
+			sl_buf_add(out, st->acct[i].addr, 20);
+			sl_buf_add(out, bal, 32);
+			sl_put_be64(t, 0); /* nonce */
+			sl_buf_add(out, t, 8);
+		}
+		e = out->err;
+	}
+	sl_buf_release(&hb);
+	sl_arena_release(&b.a);
+	free(keys);
+	free(vals);
+	free(klens);
+	free(vlens);
+	free(tmp);
+	return e;
+}
+
 void dn_c_free(dn_world *w)
 {
 	struct dn_cstate *st = w->c;

@@ -402,6 +402,8 @@ void sl_devnet_genesis_write(const sl_devnet *d, sl_buf *out)
 	sl_buf_addc(out, '\n');
 }
 
+sl_err sl_devnet_c_genesis_write(const sl_devnet *d, sl_buf *out) { return dn_c_genesis(&d->w, out); }
+
 void sl_devnet_on_progress(sl_devnet *d, sl_devnet_progress_fn fn, void *ctx)
 {
 	d->progress = fn;

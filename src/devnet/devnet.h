@@ -103,6 +103,13 @@ void sl_devnet_on_rewards(sl_devnet *d, sl_devnet_rewards_fn fn, void *ctx);
  */
 void sl_devnet_genesis_write(const sl_devnet *d, sl_buf *out);
 
+/*
+ * The C-chain's genesis as `snowline node` keeps it to serve the chain's eth
+ * JSON-RPC (format: node/node.h, sl_feed_evm_genesis): chain id,
+ * ApricotPhase5 time, the genesis header and the allocation.
+ */
+SL_MUST_USE sl_err sl_devnet_c_genesis_write(const sl_devnet *d, sl_buf *out);
+
 /* The manifest: what a correct index of this history must show. */
 void sl_devnet_manifest_write(const sl_devnet *d, sl_buf *out);
 /* The current primary-network validators as platform.getCurrentValidators's `validators` (a JSON

@@ -328,6 +328,7 @@ sl_err dn_x_load(dn_world *w, dn_rd *r);
 sl_err dn_c_init(dn_world *w);
 sl_err dn_c_step(dn_world *w, uint64_t until, uint32_t ntxs);
 void dn_c_free(dn_world *w);
+sl_err dn_c_genesis(const dn_world *w, sl_buf *out);
 void dn_c_manifest(const dn_world *w, sl_jw *jw);
 void dn_c_save(const dn_world *w, sl_buf *b);
 sl_err dn_c_load(dn_world *w, dn_rd *r);

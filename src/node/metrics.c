@@ -41,6 +41,8 @@ void sl_node_caught_up(sl_node *n)
 {
 	atomic_store(&n->caught_up_ns, sl_now_ns());
 	atomic_store(&n->source_caught_up, true);
+	sl_evm_warm(
+		n); /* replay the C-chain now, on the source's thread (a request meanwhile waits for it) */
 }
 
 static void collect(void *ctx, sl_buf *out)

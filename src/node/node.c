@@ -35,7 +35,7 @@ static void route_chain(sl_node *n, const route *r, const sl_http_req *req, sl_h
 /* Services and routes that live as long as the node: allocated with it. */
 typedef struct node_routes {
 	sl_rpc_service admin_svc, info_svc, health_svc, avm_svc, platform_svc;
-	route admin, info, health, health_get, metrics, avm, platform;
+	route admin, info, health, health_get, metrics, avm, platform, evm;
 } node_routes;
 
 static sl_err setup_routes(sl_node *n, node_routes *nr, char err[512])
@@ -91,6 +91,8 @@ static sl_err setup_routes(sl_node *n, node_routes *nr, char err[512])
 				.services = one_service(n, "platform", sl_platform_methods,
 							sl_platform_nmethods, n, &nr->platform_svc),
 				.nservices = 1 };
+	/* the C-chain's eth JSON-RPC (coreth's framing, evmrpc.c) */
+	nr->evm = (route){ .name = "bc/C/rpc", .fn = sl_route_evm };
 	e = e ? e : sl_routes_add(n->routes, "/ext/info", "", &nr->info);
 	e = e ? e : sl_routes_add(n->routes, "/ext/health", "", &nr->health);
 	e = e ? e : sl_routes_add(n->routes, "/ext/health", "/health", &nr->health_get);
@@ -112,6 +114,8 @@ static sl_err setup_routes(sl_node *n, node_routes *nr, char err[512])
 			e = sl_routes_add(n->routes, base, "", &nr->avm);
 		if (!e && c == SL_CHAIN_P)
 			e = sl_routes_add(n->routes, base, "", &nr->platform);
+		if (!e && c == SL_CHAIN_C)
+			e = sl_routes_add(n->routes, base, "/rpc", &nr->evm);
 	}
 	if (e)
 		snprintf(err, 512, "cannot set up routes: %s", sl_err_name(e));
@@ -294,7 +298,7 @@ sl_node *sl_node_new(const sl_node_config *cfg, char err[512], int *exit_code)
 	}
 	if (apply_completeness(n, err, exit_code))
 		goto fail;
-	if (!(n->routes = sl_routes_new())) {
+	if (!(n->evm = sl_evm_new()) || !(n->routes = sl_routes_new())) {
 		snprintf(err, 512, "out of memory");
 		goto fail;
 	}
@@ -460,6 +464,7 @@ void sl_node_free(sl_node *n)
 		n->cpu_profiling = false;
 	}
 	sl_routes_free(n->routes);
+	sl_evm_free(n->evm);
 	sl_chains_release(n);
 	sl_vms_release(n);
 	sl_cstore_close(n->store);

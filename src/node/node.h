@@ -13,6 +13,7 @@
  *   CPU profiler state         node->prof_lock (mutex)      node/admin.c
  *   VM plugin registry         node->vms_lock (mutex)       node/plugins.c
  *   source progress            atomics                       node/source_*.c
+ *   C-chain eth state          node->evm->lock (mutex)       node/evmrpc.c
  */
 #ifndef SL_NODE_H
 #define SL_NODE_H
@@ -103,6 +104,13 @@ SL_MUST_USE sl_err sl_feed_current_validators(sl_feed *f, const uint8_t *json, s
 /* The peers as info.peers lists them (its `peers`, a JSON array of avalanchego's peer.Info with
  * `benched`), from a source that simulates them (the devnet); replaces the last. */
 SL_MUST_USE sl_err sl_feed_peers(sl_feed *f, const uint8_t *json, size_t len);
+/*
+ * The C-chain's genesis, from a source that knows it (the devnet), for the
+ * eth JSON-RPC's balances and nonces at any block (node/evmrpc.h has the
+ * format: chain id, ApricotPhase5 time, genesis header, allocation). Kept in
+ * the store; give it before the C-chain's first container.
+ */
+SL_MUST_USE sl_err sl_feed_evm_genesis(sl_feed *f, const uint8_t *p, size_t len);
 /* The store's small metadata values (at most 4 KiB each); get: SL_ERR_NOT_FOUND when absent. */
 SL_MUST_USE sl_err sl_feed_meta_get(sl_feed *f, const char *key, uint8_t *out, size_t cap, size_t *len);
 SL_MUST_USE sl_err sl_feed_meta_put(sl_feed *f, const char *key, const void *val, size_t len);

@@ -393,8 +393,8 @@ static const char *const v10[] = {
 };
 
 const sl_migration sl_migrations[] = {
-	{ 1, v1 }, { 2, v2 }, { 3, v3 }, { 4, v4 },   { 5, v5 },   { 6, v6 },
-	{ 7, v7 }, { 8, v8 }, { 9, v9 }, { 10, v10 },
+	{ 1, v1 }, { 2, v2 }, { 3, v3 }, { 4, v4 }, { 5, v5 },
+	{ 6, v6 }, { 7, v7 }, { 8, v8 }, { 9, v9 }, { 10, v10 },
 };
 const size_t sl_nmigrations = SL_ARRAY_LEN(sl_migrations);
 

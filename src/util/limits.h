@@ -81,6 +81,14 @@
 #define SL_EVM_MAX_ICM_ITEMS 1024	   /* allowed relayers or receipts of one ICM message */
 #define SL_EVM_MAX_CHAINS 64		   /* --evm-chain entries */
 
+/* The node's C-chain eth JSON-RPC (node/evmrpc.c) */
+#define SL_EVM_RPC_MAX_BATCH 1000		  /* calls in one batch (coreth's batch-request-limit) */
+#define SL_EVM_RPC_MAX_BATCH_RESPONSE (25u << 20) /* then the rest answer -32003 (coreth's) */
+#define SL_EVM_MAX_LOG_RANGE 2048		  /* eth_getLogs: blocks from fromBlock to toBlock */
+#define SL_EVM_MAX_FILTER_ADDRS 1000		  /* eth_getLogs: addresses, and topics per position */
+#define SL_EVM_MAX_ALLOC (1u << 20)		  /* accounts in a genesis allocation */
+#define SL_EVM_BLOCK_ARENA (64u << 20)		  /* one decoded block with its txs */
+
 /* Follow */
 #define SL_FOLLOW_MAX_RESPONSE (SL_INDEX_MAX_RANGE * (2 * SL_MAX_CONTAINER + 512))
 

@@ -9,7 +9,8 @@
  * value + gas, fees go to the blackhole, atomic txs spend each shared UTXO
  * once with the owner's signature and burn exactly the fee, and the
  * replayed state gives the header's stateRoot and the manifest's balances
- * and nonces. Same seed, same bytes.
+ * and nonces. The genesis the node is given (sl_devnet_c_genesis_write) is
+ * block 1's parent over the genesis state. Same seed, same bytes.
  *
  * The P- and X-chain generators are replaced here by weak stand-ins that
  * only put AVAX into the C-chain's shared memory (so imports happen), so
@@ -25,6 +26,7 @@
 #include "crypto/secp.h"
 #include "devnet/devnet.h"
 #include "devnet/world.h"
+#include "node/evmrpc.h"
 
 typedef unsigned __int128 u128;
 
@@ -611,6 +613,42 @@ static void test_history(void **state)
 		assert_int_equal(sl_coreth_block_decode(inner.p, inner.len, &a, &b, NULL), SL_OK);
 		memcpy(outer_parent, b.header.f[SL_CH_PARENT_HASH].p, 32);
 		sl_arena_release(&a);
+	}
+	/* the genesis the node is given (node/evmrpc.h): block 1's parent, over the genesis state */
+	{
+		sl_buf gb;
+		sl_buf_init(&gb, 1u << 20);
+		assert_int_equal(sl_devnet_c_genesis_write(d, &gb), SL_OK);
+		sl_evm_genesis g;
+		assert_true(sl_evm_genesis_parse(gb.p, gb.len, &g));
+		assert_int_equal(g.chain_id, 43112);
+		assert_int_equal(g.ap5_time, w->params.ap5_time);
+		sl_coreth_header h;
+		assert_int_equal(sl_coreth_header_decode(g.header.p, g.header.len, &h, NULL), SL_OK);
+		assert_int_equal(h.number, 0);
+		assert_memory_equal(h.hash, outer_parent, 32);
+		uint8_t root[32];
+		replay_state_root(&r, root);
+		assert_memory_equal(h.f[SL_CH_STATE_ROOT].p, root, 32);
+		uint32_t funded = 0;
+		for (uint32_t i = 0; i < r.n; i++)
+			funded += r.a[i].bal != 0;
+		assert_int_equal(g.nalloc, funded);
+		for (uint32_t k = 0; k < g.nalloc; k++) {
+			const uint8_t *rec = g.alloc + (size_t)k * SL_EVM_ALLOC_RECORD;
+			uint32_t i = 0;
+			while (i < r.n && memcmp(r.a[i].addr, rec, 20))
+				i++;
+			assert_true(i < r.n);
+			u128 bal = 0;
+			for (int j = 16; j < 32; j++)
+				bal = bal << 8 | rec[20 + j];
+			assert_true(bal == r.a[i].bal);
+			assert_true(!memcmp(rec + 20, (const uint8_t[16]){ 0 }, 16) &&
+				    !memcmp(rec + 52, (const uint8_t[8]){ 0 }, 8));
+		}
+		assert_false(sl_evm_genesis_parse(gb.p, gb.len - 1, &g));
+		sl_buf_release(&gb);
 	}
 	for (size_t i = 0; i < s.n; i++)
 		replay_block(&r, &s.v[i], parent, &height, outer_parent, &last_time);
