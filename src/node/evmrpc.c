@@ -592,7 +592,7 @@ typedef struct evm_txloc {
 	uint32_t idx;
 } evm_txloc;
 
-struct sl_evm {
+struct sl_evmrpc {
 	sl_mutex lock;
 	bool loaded;		       /* the genesis was looked for */
 	bool has_genesis, has_gheader; /* an allocation; a genesis header agreeing with block 1 */
@@ -621,7 +621,7 @@ static uint64_t key64(const uint8_t *p)
 	return k * 0x9e3779b97f4a7c15ull;
 }
 
-static void evm_clear(sl_evm *e)
+static void evm_clear(sl_evmrpc *e)
 {
 	for (size_t i = 0; i < e->acct_cap; i++)
 		free(e->accts[i].v);
@@ -631,18 +631,18 @@ static void evm_clear(sl_evm *e)
 	free(e->tmap);
 	free(e->gbytes);
 	/* everything but the lock, which the caller may hold */
-	memset((char *)e + offsetof(sl_evm, loaded), 0, sizeof *e - offsetof(sl_evm, loaded));
+	memset((char *)e + offsetof(sl_evmrpc, loaded), 0, sizeof *e - offsetof(sl_evmrpc, loaded));
 }
 
-sl_evm *sl_evm_new(void)
+sl_evmrpc *sl_evmrpc_new(void)
 {
-	sl_evm *e = calloc(1, sizeof *e);
+	sl_evmrpc *e = calloc(1, sizeof *e);
 	if (e)
 		sl_mutex_init(&e->lock, "evm");
 	return e;
 }
 
-void sl_evm_free(sl_evm *e)
+void sl_evmrpc_free(sl_evmrpc *e)
 {
 	if (!e)
 		return;
@@ -651,7 +651,7 @@ void sl_evm_free(sl_evm *e)
 	free(e);
 }
 
-static evm_acct *acct_get(sl_evm *e, const uint8_t addr[20], bool create)
+static evm_acct *acct_get(sl_evmrpc *e, const uint8_t addr[20], bool create)
 {
 	if (create && (e->nacct + 1) * 2 > e->acct_cap) {
 		size_t cap = e->acct_cap ? e->acct_cap * 2 : 1024;
@@ -725,7 +725,7 @@ static evm_change acct_at(const evm_acct *a, uint64_t h)
 	return a->v[lo];
 }
 
-static bool bmap_put(sl_evm *e, uint32_t idx)
+static bool bmap_put(sl_evmrpc *e, uint32_t idx)
 {
 	if ((e->nblocks + 1) * 2 > e->bmap_cap) {
 		size_t cap = e->bmap_cap ? e->bmap_cap * 2 : 4096;
@@ -751,7 +751,7 @@ static bool bmap_put(sl_evm *e, uint32_t idx)
 	return true;
 }
 
-static bool bmap_find(const sl_evm *e, const uint8_t hash[32], uint32_t *idx)
+static bool bmap_find(const sl_evmrpc *e, const uint8_t hash[32], uint32_t *idx)
 {
 	if (!e->bmap_cap)
 		return false;
@@ -766,7 +766,7 @@ static bool bmap_find(const sl_evm *e, const uint8_t hash[32], uint32_t *idx)
 	return false;
 }
 
-static bool tmap_put(sl_evm *e, const uint8_t hash[32], uint32_t blk, uint32_t idx)
+static bool tmap_put(sl_evmrpc *e, const uint8_t hash[32], uint32_t blk, uint32_t idx)
 {
 	if ((e->tmap_n + 1) * 2 > e->tmap_cap) {
 		size_t cap = e->tmap_cap ? e->tmap_cap * 2 : 8192;
@@ -798,7 +798,7 @@ static bool tmap_put(sl_evm *e, const uint8_t hash[32], uint32_t blk, uint32_t i
 	return true;
 }
 
-static const evm_txloc *tmap_find(const sl_evm *e, const uint8_t hash[32])
+static const evm_txloc *tmap_find(const sl_evmrpc *e, const uint8_t hash[32])
 {
 	if (!e->tmap_cap)
 		return NULL;
@@ -839,7 +839,7 @@ static bool special_address(const uint8_t a[20])
 	return !(a[0] == 1 && !a[18] && !a[19]);
 }
 
-static bool add_to(sl_evm *e, const uint8_t addr[20], uint64_t height, const sl_u256 *v)
+static bool add_to(sl_evmrpc *e, const uint8_t addr[20], uint64_t height, const sl_u256 *v)
 {
 	evm_acct *a = acct_get(e, addr, true);
 	if (!a)
@@ -850,7 +850,7 @@ static bool add_to(sl_evm *e, const uint8_t addr[20], uint64_t height, const sl_
 }
 
 /* Apply one block's effects; false (with e->exec_why) where the replay cannot follow. */
-static bool apply_block(sl_node *n, sl_evm *e, const sl_coreth_block *b, sl_arena *ar)
+static bool apply_block(sl_node *n, sl_evmrpc *e, const sl_coreth_block *b, sl_arena *ar)
 {
 	const sl_coreth_header *h = &b->header;
 	uint64_t ht = h->number;
@@ -947,7 +947,7 @@ static uint64_t default_chain_id(uint32_t network_id)
 }
 
 /* Look for the genesis the source gave; set up the accounts at height 0. */
-static void load_genesis(sl_node *n, sl_evm *e, sl_cstore_rd *rd)
+static void load_genesis(sl_node *n, sl_evmrpc *e, sl_cstore_rd *rd)
 {
 	e->loaded = true;
 	e->chain_id = default_chain_id(n->cfg.network_id);
@@ -983,7 +983,7 @@ static void load_genesis(sl_node *n, sl_evm *e, sl_cstore_rd *rd)
 }
 
 /* Replay container i of C/block. */
-static void replay_one(sl_node *n, sl_evm *e, sl_cstore_rd *rd, uint64_t i)
+static void replay_one(sl_node *n, sl_evmrpc *e, sl_cstore_rd *rd, uint64_t i)
 {
 	sl_container c;
 	sl_arena a;
@@ -1050,7 +1050,7 @@ out:
 }
 
 /* Take in the containers accepted since the last request. Caller holds e->lock. */
-static void catch_up(sl_node *n, sl_evm *e)
+static void catch_up(sl_node *n, sl_evmrpc *e)
 {
 	sl_cstore_rd *rd;
 	if (sl_cstore_rd_begin(n->store, &rd))
@@ -1066,7 +1066,7 @@ static void catch_up(sl_node *n, sl_evm *e)
 
 void sl_evm_warm(sl_node *n)
 {
-	sl_evm *e = n->evm;
+	sl_evmrpc *e = n->evm;
 	if (!e)
 		return;
 	sl_mutex_lock(&e->lock);
@@ -1110,7 +1110,7 @@ typedef struct evm_arg {
 
 typedef struct evm_call {
 	sl_node *n;
-	sl_evm *e;
+	sl_evmrpc *e;
 	const evm_arg *args;
 	sl_jw *w;
 	sl_arena *a;
@@ -1129,16 +1129,16 @@ static int fail(evm_call *c, const char *fmt, ...)
 	return -1;
 }
 
-static uint64_t head(const sl_evm *e) { return e->nblocks ? e->first_height + e->nblocks - 1 : 0; }
+static uint64_t head(const sl_evmrpc *e) { return e->nblocks ? e->first_height + e->nblocks - 1 : 0; }
 
 /* A block number or tag as a height (earliest: 0; every other tag: the last accepted block). */
-static uint64_t height_of(const sl_evm *e, int64_t number)
+static uint64_t height_of(const sl_evmrpc *e, int64_t number)
 {
 	return number >= 0 ? (uint64_t)number : head(e);
 }
 
 /* Does the node have block h? (Block 0 only when it knows the genesis header.) */
-static bool has_height(const sl_evm *e, uint64_t h)
+static bool has_height(const sl_evmrpc *e, uint64_t h)
 {
 	if (h == 0)
 		return e->has_gheader;
@@ -1146,7 +1146,7 @@ static bool has_height(const sl_evm *e, uint64_t h)
 }
 
 /* A block by reference; false when the node does not have it (found says whether it is unknown). */
-static bool resolve(const sl_evm *e, const sl_evm_blockref *r, uint64_t *h)
+static bool resolve(const sl_evmrpc *e, const sl_evm_blockref *r, uint64_t *h)
 {
 	if (r->by_hash) {
 		uint32_t idx;
@@ -1166,7 +1166,7 @@ static bool resolve(const sl_evm *e, const sl_evm_blockref *r, uint64_t *h)
 /* Block h decoded into the arena (its bytes copied there). */
 static bool load_block(evm_call *c, uint64_t h, sl_coreth_block *out)
 {
-	sl_evm *e = c->e;
+	sl_evmrpc *e = c->e;
 	if (h == 0) {
 		*out = (sl_coreth_block){ .header = e->gheader };
 		/* [header, [], [], 0, ""]: the header and four one-byte items in a list */
@@ -1379,7 +1379,7 @@ static int m_block_receipts(evm_call *c)
 static int m_logs(evm_call *c)
 {
 	const sl_evm_filter *f = &c->args[0].filter;
-	sl_evm *e = c->e;
+	sl_evmrpc *e = c->e;
 	uint64_t from, to;
 	if (f->has_hash) {
 		sl_evm_blockref r = { .by_hash = true };
@@ -1409,7 +1409,7 @@ static int m_logs(evm_call *c)
 /* The account's state at the block: SL_OK, or a failure already reported. */
 static int state_at(evm_call *c, const sl_evm_blockref *r, evm_change *out)
 {
-	sl_evm *e = c->e;
+	sl_evmrpc *e = c->e;
 	uint64_t h;
 	if (!r->by_hash && r->number == EVM_NONE)
 		return fail(c, "invalid arguments; neither block nor hash specified");
@@ -1593,7 +1593,7 @@ static void write_err(sl_buf *b, sl_span id, int code, const char *msg)
 }
 
 /* Answer one message into b; false when it is a notification (nothing written). */
-static bool handle_msg_in(sl_node *n, sl_evm *e, sl_span raw, sl_arena *a, sl_buf *b, bool too_large)
+static bool handle_msg_in(sl_node *n, sl_evmrpc *e, sl_span raw, sl_arena *a, sl_buf *b, bool too_large)
 {
 	evm_msg m;
 	read_msg(raw, &m);
@@ -1649,7 +1649,7 @@ static bool handle_msg_in(sl_node *n, sl_evm *e, sl_span raw, sl_arena *a, sl_bu
 	return true;
 }
 
-static bool handle_msg(sl_node *n, sl_evm *e, sl_span raw, sl_buf *b, bool too_large)
+static bool handle_msg(sl_node *n, sl_evmrpc *e, sl_span raw, sl_buf *b, bool too_large)
 {
 	sl_arena a;
 	sl_arena_init(&a, SL_EVM_BLOCK_ARENA);
@@ -1704,7 +1704,7 @@ void sl_route_evm(sl_node *n, const route *r, const sl_http_req *req, sl_http_re
 		return;
 	}
 	sl_span body = sl_span_of(req->body + start, end - start);
-	sl_evm *e = n->evm;
+	sl_evmrpc *e = n->evm;
 	sl_mutex_lock(&e->lock);
 	catch_up(n, e);
 	if (sl_json_type(body) != SL_JT_ARRAY) {

@@ -59,9 +59,9 @@ typedef struct sl_index_ctx {
 } sl_index_ctx;
 
 /* evmrpc.c: the C-chain's eth JSON-RPC and the state it replays */
-typedef struct sl_evm sl_evm;
-sl_evm *sl_evm_new(void);
-void sl_evm_free(sl_evm *e);
+typedef struct sl_evmrpc sl_evmrpc;
+sl_evmrpc *sl_evmrpc_new(void);
+void sl_evmrpc_free(sl_evmrpc *e);
 void sl_route_evm(sl_node *n, const route *r, const sl_http_req *req, sl_http_resp *resp);
 /* Replay what the source added, now, when the chain's genesis is known (else at the first request). */
 void sl_evm_warm(sl_node *n);
@@ -74,7 +74,7 @@ struct sl_node {
 	sl_routes *routes;
 	sl_rwlock routes_lock; /* guards routes (handlers read, admin writes) */
 	sl_chain chains[SL_CHAIN__COUNT];
-	sl_evm *evm;	  /* the C-chain's replayed state for /ext/bc/C/rpc; its own lock */
+	sl_evmrpc *evm;	  /* the C-chain's replayed state for /ext/bc/C/rpc; its own lock */
 	uint8_t avax[32]; /* the AVAX asset id (platform.getStakingAssetID), when has_avax */
 	bool has_avax;
 	sl_mutex chains_lock; /* guards chains[].aliases */

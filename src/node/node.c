@@ -298,7 +298,7 @@ sl_node *sl_node_new(const sl_node_config *cfg, char err[512], int *exit_code)
 	}
 	if (apply_completeness(n, err, exit_code))
 		goto fail;
-	if (!(n->evm = sl_evm_new()) || !(n->routes = sl_routes_new())) {
+	if (!(n->evm = sl_evmrpc_new()) || !(n->routes = sl_routes_new())) {
 		snprintf(err, 512, "out of memory");
 		goto fail;
 	}
@@ -464,7 +464,7 @@ void sl_node_free(sl_node *n)
 		n->cpu_profiling = false;
 	}
 	sl_routes_free(n->routes);
-	sl_evm_free(n->evm);
+	sl_evmrpc_free(n->evm);
 	sl_chains_release(n);
 	sl_vms_release(n);
 	sl_cstore_close(n->store);
