@@ -137,7 +137,9 @@ static inline void api_check_parse(api_fixture *f, bool ok)
 			}
 			break;
 		case AP_ID:
-		case AP_NODE_ID: break;
+		case AP_NODE_ID:
+		case AP_EVM_CHAIN:
+		case AP_EVM_ADDRESS: break;
 		}
 	}
 }

@@ -120,7 +120,8 @@ static bool origin_allowed(const sl_api *a, const char *origin)
 
 /* ---- routes --------------------------------------------------------------------- */
 
-/* Match path against a pattern, capturing {network}, {blockchainId}, {assetId}, {nodeId} into r (when r). */
+/* Match path against a pattern, capturing {network}, {blockchainId}, {assetId}, {nodeId}, {chainId},
+ * {address} into r (when r). */
 static bool match(const char *pattern, const char *path, api_req *r)
 {
 	const char *p = pattern, *q = path;
@@ -149,6 +150,10 @@ static bool match(const char *pattern, const char *path, api_req *r)
 				r->assetId = v;
 			else if (nl == 6 && !strncmp(p + 1, "nodeId", 6))
 				r->nodeId = v;
+			else if (nl == 7 && !strncmp(p + 1, "chainId", 7))
+				r->chainId = v;
+			else if (nl == 7 && !strncmp(p + 1, "address", 7))
+				r->address = v;
 		}
 		p = pe + 1;
 		q += n;
@@ -174,6 +179,8 @@ static bool check_network(api_req *r)
 {
 	const api_net *net = &r->api->net;
 	const char *n = r->network;
+	if (!n)
+		return true; /* a route without {network} (the EVM ones: a `network` filter of their own) */
 	bool fuji = !strcmp(n, "fuji") || !strcmp(n, "testnet");
 	if (strcmp(n, net->name) && !(fuji && !strcmp(net->name, "fuji"))) {
 		bool known = fuji || !strcmp(n, "mainnet");
