@@ -5,18 +5,23 @@
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cmd/cmd.h"
 #include "cmd/wiring.h"
+#include "index/evm.h"
 #include "index/index.h"
 #include "util/config.h"
+#include "util/limits.h"
 #include "util/log.h"
 
 typedef struct index_opts {
-	const char *node, *store, *data_dir, *progress, *order, *log_level, *config_file, *genesis;
-	uint64_t range, poll_ms, observe_s;
-	bool help, dry_run;
+	const char *node, *store, *data_dir, *progress, *order, *log_level, *config_file, *genesis,
+		*evm_chains;
+	uint64_t range, poll_ms, observe_s, evm_batch;
+	bool help, dry_run, no_primary, evm_no_trace;
 } index_opts;
 
 #define O(f) offsetof(index_opts, f)
@@ -44,6 +49,16 @@ static const sl_opt opts[] = {
 	{ "log-level", SL_OPT_STR, O(log_level), "info", 0, "verbo debug trace info warn error fatal off" },
 	{ "dry-run", SL_OPT_BOOL, O(dry_run), NULL, 0,
 	  "fetch and derive every container, but open no store and write nothing (a benchmark's baseline)" },
+	{ "evm-chain", SL_OPT_STR, O(evm_chains), NULL, 0,
+	  "an EVM chain to index (repeat the option for more; in a config file or SNOWLINE_EVM_CHAIN, "
+	  "several separated by ';'): id=EVM chain id,rpc=URL[,name=…,blockchain=cb58|0x…,subnet=…,"
+	  "symbol=…,token=…,decimals=…,network=mainnet|fuji|local,testnet=0|1,icm=0x messenger,explorer=…,"
+	  "ws=…,logo=…,token-logo=…,description=…] (docs/evm.md)" },
+	{ "evm-batch", SL_OPT_U64, O(evm_batch), "100", 10000, "EVM blocks per SQL transaction at most" },
+	{ "evm-no-trace", SL_OPT_BOOL, O(evm_no_trace), NULL, 0,
+	  "never ask EVM nodes for debug_traceBlockByNumber (no internal txs, no contracts created by contracts)" },
+	{ "no-primary", SL_OPT_BOOL, O(no_primary), NULL, 0,
+	  "index only the --evm-chain chains, not the node's primary network (--node is not asked)" },
 	{ "help", SL_OPT_BOOL, O(help), NULL, 0, "show this help" },
 };
 
@@ -95,12 +110,81 @@ static bool parse_order(const char *s, sl_indexer_config *c, char err[256])
 	return false;
 }
 
+/* Split a list of chains separated by ';' and parse each. */
+static bool add_chains(const char *list, sl_evm_chain_config *chains, size_t *n, char err[256])
+{
+	char one[4096];
+	for (const char *p = list; p && *p;) {
+		const char *end = strchr(p, ';');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		if (len) {
+			if (len >= sizeof one || *n == SL_EVM_MAX_CHAINS) {
+				snprintf(err, 256, "--evm-chain: too long, or more than %d chains",
+					 SL_EVM_MAX_CHAINS);
+				return false;
+			}
+			memcpy(one, p, len);
+			one[len] = 0;
+			if (sl_evm_chain_parse(one, &chains[*n], err))
+				return false;
+			(*n)++;
+		}
+		p = end ? end + 1 : p + len;
+	}
+	return true;
+}
+
+/* Index the EVM chains alone until a signal (or every chain failed). */
+static int run_evm_only(sl_evm_indexer *ev)
+{
+	if (sl_evm_start(ev, &stop))
+		return 1;
+	while (!stop && !sl_evm_failed(ev)) {
+		struct timespec ts = { 0, 50 * 1000000L };
+		nanosleep(&ts, NULL);
+	}
+	return sl_evm_any_failed(ev) ? 1 : 0;
+}
+
 int cmd_index(int argc, char **argv)
 {
 	index_opts o = { 0 };
 	sl_config cfg;
 	char err[512], e256[256];
 	int rc = 2;
+	/* --evm-chain may be repeated: the occurrences are taken out before the one-valued options */
+	static sl_evm_chain_config chains[SL_EVM_MAX_CHAINS];
+	size_t nchains = 0;
+	char **args = calloc((size_t)argc + 1, sizeof *args);
+	int nargs = 0;
+	sl_evm_indexer *ev = NULL;
+	if (!args) {
+		fprintf(stderr, "snowline index: out of memory\n");
+		return 1;
+	}
+	for (int i = 0; i < argc; i++) {
+		const char *spec = NULL;
+		if (i > 0 && !strcmp(argv[i], "--evm-chain")) {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "snowline index: --evm-chain needs a value\n");
+				free(args);
+				return 2;
+			}
+			spec = argv[++i];
+		} else if (i > 0 && !strncmp(argv[i], "--evm-chain=", 12))
+			spec = argv[i] + 12;
+		else {
+			args[nargs++] = argv[i];
+			continue;
+		}
+		if (!add_chains(spec, chains, &nchains, e256)) {
+			fprintf(stderr, "snowline index: %s\n", e256);
+			free(args);
+			return 2;
+		}
+	}
+	argc = nargs;
+	argv = args;
 	if (sl_config_load(&cfg, opts, SL_ARRAY_LEN(opts), &o, argc, argv, NULL, err)) {
 		fprintf(stderr, "snowline index: %s\n", err);
 		goto out;
@@ -128,6 +212,19 @@ int cmd_index(int argc, char **argv)
 	if (!cmd_progress("index", o.progress, &ic.progress) ||
 	    !cmd_level("index", "log-level", o.log_level, &level))
 		goto out;
+	if (!add_chains(o.evm_chains, chains, &nchains, e256)) {
+		fprintf(stderr, "snowline index: %s\n", e256);
+		goto out;
+	}
+	if (o.no_primary && !nchains) {
+		fprintf(stderr, "snowline index: --no-primary needs at least one --evm-chain\n");
+		goto out;
+	}
+	if (nchains && o.dry_run) {
+		fprintf(stderr,
+			"snowline index: --dry-run is for the primary network's indexes, not --evm-chain\n");
+		goto out;
+	}
 	char store[1100];
 	cmd_store(o.store, o.data_dir, true, store, sizeof store);
 	ic.store_url = store;
@@ -138,15 +235,43 @@ int cmd_index(int argc, char **argv)
 	sl_log_setup(NULL, level, level);
 
 	cmd_signals(&stop);
+	sl_evm_config ec = { .store_url = store,
+			     .mode = o.no_primary ? SL_DB_WRITE : SL_DB_LOAD,
+			     .chains = chains,
+			     .nchains = nchains,
+			     .poll_ms = (unsigned)o.poll_ms,
+			     .batch = (unsigned)o.evm_batch,
+			     .no_trace = o.evm_no_trace,
+			     .progress = ic.progress };
+	if (o.no_primary) {
+		if (!(ev = sl_evm_new(&ec, err))) {
+			fprintf(stderr, "snowline index: %s\n", err);
+			rc = 1;
+			goto out;
+		}
+		rc = run_evm_only(ev);
+		goto out;
+	}
+	/* the primary network's indexer makes the schema; the EVM chains write beside it */
 	sl_indexer *ix = sl_indexer_new(&ic, err);
 	if (!ix) {
 		fprintf(stderr, "snowline index: %s\n", err);
 		rc = 1;
 		goto out;
 	}
+	if (nchains && (!(ev = sl_evm_new(&ec, err)) || sl_evm_start(ev, &stop))) {
+		fprintf(stderr, "snowline index: %s\n", err);
+		sl_indexer_free(ix);
+		rc = 1;
+		goto out;
+	}
 	rc = sl_indexer_run(ix, &stop);
 	sl_indexer_free(ix);
+	if (ev && sl_evm_any_failed(ev))
+		rc = 1;
 out:
+	sl_evm_free(ev);
 	sl_config_release(&cfg);
+	free(args);
 	return rc;
 }

@@ -69,6 +69,18 @@
 #define SL_CORETH_MAX_UNCLES 16 /* coreth requires none; decode a few anyway */
 #define SL_EVM_MAX_LIST 65536	/* access-list entries, storage keys, blob hashes, authorizations */
 
+/* EVM JSON-RPC (index/evm.c, index/evm_rpc.c): what one chain's node may send us */
+#define SL_EVM_MAX_RESPONSE (128u << 20)   /* one JSON-RPC answer (a block with its receipts or traces) */
+#define SL_EVM_MAX_TXS SL_CORETH_MAX_TXS   /* txs in one block */
+#define SL_EVM_MAX_LOGS (1u << 18)	   /* logs in one block */
+#define SL_EVM_MAX_FRAMES (1u << 18)	   /* call frames in one block's traces */
+#define SL_EVM_MAX_TRACE_DEPTH 1100	   /* call frame nesting (the EVM's own limit is 1024) */
+#define SL_EVM_MAX_BYTES SL_CODEC_MAX_SIZE /* a tx's input, a log's data, an eth_call answer */
+#define SL_EVM_MAX_TOPICS 4		   /* topics of one log (LOG0..LOG4) */
+#define SL_EVM_MAX_TOKEN_STRING 256	   /* a token's name or symbol as stored */
+#define SL_EVM_MAX_ICM_ITEMS 1024	   /* allowed relayers or receipts of one ICM message */
+#define SL_EVM_MAX_CHAINS 64		   /* --evm-chain entries */
+
 /* Follow */
 #define SL_FOLLOW_MAX_RESPONSE (SL_INDEX_MAX_RANGE * (2 * SL_MAX_CONTAINER + 512))
 
