@@ -818,3 +818,6 @@ async function buildWorld(chains) {
     contracts: w.contracts, txs: w.txs.map(recTruth), balances, balanceAddresses, messages,
   };
 }
+
+// The viem helpers the tests use with this module (one version: the one in package.json).
+export { decodeEventLog, encodeAbiParameters, encodeFunctionData, getAddress, keccak256, toEventSelector };
