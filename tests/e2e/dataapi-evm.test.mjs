@@ -175,11 +175,10 @@ const contractOf = (chain, addr) => truth.contracts.find((c) => c.chain === chai
 function rich(chain, addr) {
   const t = contractOf(chain, addr)?.token;
   const out = {};
-  if (t) {
-    out.name = t.name;
-    out.symbol = t.symbol;
-    if (t.ercType === 'ERC-20') out.decimals = t.decimals; // the others do not answer decimals()
-  }
+  // what the token answered (an ERC-1155 may have no name or symbol, an NFT no decimals)
+  if (t?.name != null) out.name = t.name;
+  if (t?.symbol != null) out.symbol = t.symbol;
+  if (t?.decimals != null) out.decimals = t.decimals;
   out.address = addr;
   return out;
 }
