@@ -121,10 +121,10 @@ static const sl_sql q_transfers = {
 };
 static const sl_sql q_internal = { "SELECT kind, sender, recipient, value, gas, gas_used, reverted "
 				   "FROM evm_internal WHERE evm = ? AND block = ? AND tx_idx = ? ORDER BY n" };
-/* the message the tx sent, else one it delivered */
+/* the message the tx sent, else one it delivered (icm_messages_src_tx, icm_messages_dst_tx: v11) */
 static const sl_sql q_icm = {
 	"SELECT id, src_blockchain, dst_blockchain, CASE WHEN src_evm = ? AND src_tx = ? THEN 1 ELSE 0 END AS sent "
-	"FROM icm_messages WHERE (src_evm = ? AND src_tx = ?) OR (dst_evm = ? AND dst_tx = ?) "
+	"FROM icm_messages WHERE (src_tx = ? AND src_evm = ?) OR (dst_tx = ? AND dst_evm = ?) "
 	"ORDER BY sent DESC, id LIMIT 1"
 };
 
@@ -311,9 +311,11 @@ static sl_err teleporter_info(api_req *r, int64_t evm, const uint8_t hash[32])
 	sl_stmt *s = sl_stmt_get(r->db, &q_icm);
 	if (!s)
 		return SL_ERR_STORE;
-	for (int i = 0; i < 3; i++) {
-		sl_bind_i64(s, 2 * i, evm);
-		sl_bind_blob(s, 2 * i + 1, hash, 32);
+	sl_bind_i64(s, 0, evm);
+	sl_bind_blob(s, 1, hash, 32);
+	for (int i = 1; i < 3; i++) {
+		sl_bind_blob(s, 2 * i, hash, 32);
+		sl_bind_i64(s, 2 * i + 1, evm);
 	}
 	sl_jw *w = &r->w;
 	sl_err e = sl_stmt_query(s);

@@ -381,9 +381,20 @@ static const char *const v10[] = {
 	NULL,
 };
 
+/*
+ * Version 11: a tx's ICM messages (api/deployment.c: teleporterMessageInfo of a tx, the message it
+ * sent or else delivered): icm_messages by its source tx and by its delivery tx (partial: a
+ * message seen from one side only has NULL on the other). Nothing to read again.
+ */
+static const char *const v11[] = {
+	"CREATE INDEX icm_messages_src_tx ON icm_messages (src_tx) WHERE src_tx IS NOT NULL",
+	"CREATE INDEX icm_messages_dst_tx ON icm_messages (dst_tx) WHERE dst_tx IS NOT NULL",
+	NULL,
+};
+
 const sl_migration sl_migrations[] = {
-	{ 1, v1 }, { 2, v2 }, { 3, v3 }, { 4, v4 }, { 5, v5 },
-	{ 6, v6 }, { 7, v7 }, { 8, v8 }, { 9, v9 }, { 10, v10 },
+	{ 1, v1 }, { 2, v2 }, { 3, v3 }, { 4, v4 },   { 5, v5 },   { 6, v6 },
+	{ 7, v7 }, { 8, v8 }, { 9, v9 }, { 10, v10 }, { 11, v11 },
 };
 const size_t sl_nmigrations = SL_ARRAY_LEN(sl_migrations);
 

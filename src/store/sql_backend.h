@@ -84,7 +84,7 @@ typedef struct sl_migration {
 } sl_migration;
 extern const sl_migration sl_migrations[];
 extern const size_t sl_nmigrations;
-#define SL_SCHEMA_VERSION 10
+#define SL_SCHEMA_VERSION 11
 
 /* Expand the dialect tokens of one DDL statement or query for a backend ("sqlite" or "postgres") into out. */
 void sl_sql_ddl(const char *ddl, const char *backend, sl_buf *out);
