@@ -330,10 +330,11 @@ struct api_pubkeys *api_pubkeys_new(void);
 void api_pubkeys_free(struct api_pubkeys *c);
 
 /* ---- cache.c ---- */
-/* What the store holds, named: each index's cursor (kind 0-4), whether genesis was applied (5) and
- * the last load of prices (6: store/prices.h). */
+/* What the store holds, named: each index's cursor (kind 0-4), whether genesis was applied (5),
+ * the last load of prices (6: store/prices.h) and the EVM chains' cursors (7: their sum, which
+ * every batch of the EVM indexer raises). */
 typedef struct api_gen {
-	int64_t v[7];
+	int64_t v[8];
 } api_gen;
 struct api_cache *api_cache_new(size_t bytes); /* NULL when bytes is 0 */
 void api_cache_free(struct api_cache *c);

@@ -243,13 +243,13 @@ const api_route api_routes[] = {
 	ROUTE("GET", NET "/validators", "validators", API_NO_CHAINS, p_validators, api_list_validators,
 	      .cache = true),
 	/* EVM chains, part 3 */
-	ROUTE("GET", "/v1/chains", "chains", API_NO_CHAINS, p_chains, api_list_chains),
-	ROUTE("GET", "/v1/chains/{chainId}", "chain", API_NO_CHAINS, p_chain, api_get_chain),
+	ROUTE("GET", "/v1/chains", "chains", API_NO_CHAINS, p_chains, api_list_chains, .cache = true),
+	ROUTE("GET", "/v1/chains/{chainId}", "chain", API_NO_CHAINS, p_chain, api_get_chain, .cache = true),
 	ROUTE("GET", "/v1/chains/{chainId}/addresses/{address}/balances:getNative", "native_balance",
-	      API_NO_CHAINS, p_native_balance, api_get_native_balance),
+	      API_NO_CHAINS, p_native_balance, api_get_native_balance, .cache = true),
 	ROUTE("GET", "/v1/chains/{chainId}/contracts/{address}/transactions:getDeployment", "deployment",
-	      API_NO_CHAINS, p_deployment, api_get_deployment),
+	      API_NO_CHAINS, p_deployment, api_get_deployment, .cache = true),
 	ROUTE("GET", "/v1/icm/addresses/{address}/messages", "icm_messages", API_NO_CHAINS, p_icm_messages,
-	      api_list_icm_messages),
+	      api_list_icm_messages, .cache = true),
 };
 const size_t api_nroutes = SL_ARRAY_LEN(api_routes);

@@ -464,6 +464,19 @@ test('bad input: unknown and malformed chains, malformed addresses, a block past
   expectError(await get(api.url, `/v1/icm/addresses/${m.to}/messages?pageSize=1&pageToken=${p1.json.nextPageToken}`), 400, 'pageToken', 'a token of another list');
 });
 
+test('the response cache: a repeat is a hit with the same bytes', async () => {
+  const hits = async () => Number(/snowline_api_cache_lookups_total\{result="hit"\} (\d+)/.exec(await (await fetch(`${api.url}/metrics`)).text())?.[1] ?? NaN);
+  const A = truth.chains.A;
+  const ct = truth.contracts.find((c) => c.chain === 'A' && c.via === 'factory');
+  for (const path of ['/v1/chains', `/v1/chains/${A.evmChainId}`, `/v1/chains/${A.evmChainId}/contracts/${ct.address}/transactions:getDeployment`,
+    `/v1/chains/${A.evmChainId}/addresses/${truth.accounts.alice}/balances:getNative?blockNumber=3`, `/v1/icm/addresses/${truth.messages[0].from}/messages`]) {
+    const a = await get(api.url, path), h0 = await hits(), b = await get(api.url, path), h1 = await hits();
+    assert.equal(a.status, 200, `${path}: ${a.text.slice(0, 200)}`);
+    assert.equal(b.text, a.text, `${path}: the same bytes`);
+    assert.equal(h1, h0 + 1, `${path}: the repeat is a hit`);
+  }
+});
+
 test('every body checked was strict for the SDK', () => {
   assert.ok(bodies > 50, `${bodies} bodies`);
 });
