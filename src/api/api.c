@@ -290,11 +290,12 @@ static sl_err read_progress(sl_conn *c, int64_t out[5][3])
 /* The store's generation (cache.c): every batch the indexer applies advances a cursor; genesis,
  * applied before any batch, is the one indexer write that does not; a load of prices (`snowline
  * prices`) raises max(prices.loaded), read from its index; every batch of the EVM indexer raises
- * the sum of the EVM chains' cursors. */
+ * the sum of the EVM chains' cursors (cast: PostgreSQL's sum of a bigint is a numeric, which would
+ * make the union's column numeric for every row). */
 static const sl_sql q_gen = { "SELECT kind, next FROM cursors UNION ALL "
 			      "SELECT 5, count(*) FROM meta WHERE key = 'genesis' UNION ALL "
 			      "SELECT 6, coalesce(max(loaded), 0) FROM prices UNION ALL "
-			      "SELECT 7, coalesce(sum(next), 0) FROM evm_cursors" };
+			      "SELECT 7, CAST(coalesce(sum(next), 0) AS BIGINT) FROM evm_cursors" };
 
 static sl_err read_gen(sl_conn *c, api_gen *g)
 {

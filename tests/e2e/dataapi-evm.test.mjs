@@ -44,11 +44,6 @@ before(async () => {
   truth = world.truth;
   devnet = await L.startDevnetNode({ dataDir: join(dir, 'node'), txs: 30, seed: 'snowline-evm-api' });
   store = L.freshStore(BACKEND, dir, 'evmapi');
-  const spec = (k) => {
-    const c = truth.chains[k];
-    return [`id=${c.evmChainId}`, `rpc=${c.rpcUrl}`, `name=${c.name}`, `blockchain=${c.blockchainId}`, `icm=${c.messenger}`,
-      'network=local', ...(k === 'A' ? ['symbol=AVAX', 'token=Avalanche'] : [])].join(',');
-  };
   // the primary network first (it gives the store its network and page-token secret), then the
   // EVM chains alone (--no-primary)
   const primary = L.startIndexer({ nodeUrl: devnet.url, store, genesis: devnet.genesisPath });
@@ -85,6 +80,13 @@ after(async () => {
 });
 
 // ---- helpers ------------------------------------------------------------------------------------
+
+// The --evm-chain of world chain k.
+function spec(k) {
+  const c = truth.chains[k];
+  return [`id=${c.evmChainId}`, `rpc=${c.rpcUrl}`, `name=${c.name}`, `blockchain=${c.blockchainId}`, `icm=${c.messenger}`,
+    'network=local', ...(k === 'A' ? ['symbol=AVAX', 'token=Avalanche'] : [])].join(',');
+}
 
 // `snowline index --no-primary` with EVM chains: { proc, stop(), logs() }.
 function startEvmIndexer(st, args) {
@@ -475,6 +477,23 @@ test('the response cache: a repeat is a hit with the same bytes', async () => {
     assert.equal(b.text, a.text, `${path}: the same bytes`);
     assert.equal(h1, h0 + 1, `${path}: the repeat is a hit`);
   }
+  // the EVM indexer applies one more block of A (1 ETH to alice): the balance at the newest block
+  // is the new one, not the cached
+  const path = `/v1/chains/${A.evmChainId}/addresses/${truth.accounts.alice}/balances:getNative`;
+  const before = await get(api.url, path);
+  assert.equal((await get(api.url, path)).text, before.text);
+  await world.chains.A.sendAndMine({ from: truth.accounts.deployer, to: truth.accounts.alice, value: 10n ** 18n, gas: 21000n });
+  const ix = startEvmIndexer(store, INDEXED.flatMap((k) => ['--evm-chain', spec(k)]));
+  try {
+    const until = Date.now() + 60000;
+    while ((await get(api.url, `${path}?blockNumber=${A.head + 1}`)).status !== 200) {
+      if (Date.now() > until) throw new Error(`block ${A.head + 1} not indexed:\n${ix.logs().slice(-2000)}`);
+      await new Promise((res) => setTimeout(res, 100));
+    }
+  } finally { await ix.stop(); }
+  const after = await get(api.url, path);
+  assert.equal(after.status, 200);
+  assert.equal(BigInt(after.json.nativeTokenBalance.balance), BigInt(before.json.nativeTokenBalance.balance) + 10n ** 18n, 'the new balance, not the cached one');
 });
 
 test('every body checked was strict for the SDK', () => {
