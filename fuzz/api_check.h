@@ -12,7 +12,8 @@
  *    ones only where the route takes them, a non-empty set of known tx
  *    types, a page token of at most API_MAX_TOKEN characters, a node id's 20
  *    bytes, 1 to max node ids (whole ones, AP_FULL_IDS: none twice, each the
- *    text of the bytes kept); and the list identity it computed is a pure
+ *    text of the bytes kept), an EVM chain id from 1 (or -1: a blockchain
+ *    id); and the list identity it computed is a pure
  *    function of the request (parsing it again gives the same)
  */
 #ifndef SL_FUZZ_API_CHECK_H
@@ -136,8 +137,14 @@ static inline void api_check_parse(api_fixture *f, bool ok)
 						api_check_fail(f, "a node id twice");
 			}
 			break;
+		case AP_EVM_CHAIN:
+			/* an EVM chain id from 1, or a blockchain id (-1) */
+			if (v->set && !(v->i > 0 || v->i == -1))
+				api_check_fail(f, "an EVM chain id out of its range");
+			break;
 		case AP_ID:
-		case AP_NODE_ID: break;
+		case AP_NODE_ID:
+		case AP_EVM_ADDRESS: break;
 		}
 	}
 }

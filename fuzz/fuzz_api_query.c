@@ -3,8 +3,9 @@
  * Data API's parameter parser (api/params.c), on every route of the table.
  *
  * Input: a byte that picks the route, the query string up to the first NUL,
- * then the route's path variable ({assetId} or {nodeId}) if it has one. The
- * POST route gets a valid body, so its query is what is fuzzed.
+ * then the route's path variable ({assetId} or {nodeId}) if it has one; the
+ * EVM routes' {chainId} and {address} are the rest up to a second NUL and
+ * after it. The POST route gets a valid body, so its query is what is fuzzed.
  * Properties: api_check.h.
  */
 #include <stdlib.h>
@@ -44,6 +45,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static const char body[] = "{\"addresses\": \"X-fuji1hq5x6xnqms5mua4xdkj7jl49ghs23tkzxmjjsn\"}";
 	fx_begin(&f, rt, query, rt->body_addresses ? (const uint8_t *)body : NULL,
 		 rt->body_addresses ? sizeof body - 1 : 0, asset_id, node_id);
+	/* {chainId} and {address}: "chain\0address" (a variable without a NUL is the chain) */
+	char *sep = var ? memchr(var, 0, size - qn - 1) : NULL;
+	if (strstr(rt->path, "{chainId}"))
+		f.r.chainId = var ? var : "43114";
+	if (strstr(rt->path, "{address}"))
+		f.r.address = sep ? sep + 1
+			      : strstr(rt->path, "{chainId}") || !var
+				      ? "0x8578AE7723751446B196bD5124e1bF57B40EB7Bc"
+				      : var;
+	f.r.network = strstr(rt->path, "{network}") ? f.r.network : NULL;
 	api_check_twice(&f);
 	fx_end(&f);
 	free(query);

@@ -120,7 +120,8 @@ static bool origin_allowed(const sl_api *a, const char *origin)
 
 /* ---- routes --------------------------------------------------------------------- */
 
-/* Match path against a pattern, capturing {network}, {blockchainId}, {assetId}, {nodeId} into r (when r). */
+/* Match path against a pattern, capturing {network}, {blockchainId}, {assetId}, {nodeId}, {chainId},
+ * {address} into r (when r). */
 static bool match(const char *pattern, const char *path, api_req *r)
 {
 	const char *p = pattern, *q = path;
@@ -151,6 +152,10 @@ static bool match(const char *pattern, const char *path, api_req *r)
 				r->nodeId = v;
 			else if (nl == 11 && !strncmp(p + 1, "operationId", 11))
 				r->operationId = v;
+			else if (nl == 7 && !strncmp(p + 1, "chainId", 7))
+				r->chainId = v;
+			else if (nl == 7 && !strncmp(p + 1, "address", 7))
+				r->address = v;
 		}
 		p = pe + 1;
 		q += n;
@@ -177,7 +182,8 @@ static bool check_network(api_req *r)
 	const api_net *net = &r->api->net;
 	const char *n = r->network;
 	if (!n)
-		return true; /* a route of no network (/v1/operations/…) */
+		return true; /* a route without {network}: /v1/operations/…, the EVM ones (a `network`
+			      * filter of their own) */
 	bool fuji = !strcmp(n, "fuji") || !strcmp(n, "testnet");
 	if (strcmp(n, net->name) && !(fuji && !strcmp(net->name, "fuji"))) {
 		bool known = fuji || !strcmp(n, "mainnet");
@@ -286,10 +292,13 @@ static sl_err read_progress(sl_conn *c, int64_t out[5][3])
 
 /* The store's generation (cache.c): every batch the indexer applies advances a cursor; genesis,
  * applied before any batch, is the one indexer write that does not; a load of prices (`snowline
- * prices`) raises max(prices.loaded), read from its index. */
+ * prices`) raises max(prices.loaded), read from its index; every batch of the EVM indexer raises
+ * the sum of the EVM chains' cursors (cast: PostgreSQL's sum of a bigint is a numeric, which would
+ * make the union's column numeric for every row). */
 static const sl_sql q_gen = { "SELECT kind, next FROM cursors UNION ALL "
 			      "SELECT 5, count(*) FROM meta WHERE key = 'genesis' UNION ALL "
-			      "SELECT 6, coalesce(max(loaded), 0) FROM prices" };
+			      "SELECT 6, coalesce(max(loaded), 0) FROM prices UNION ALL "
+			      "SELECT 7, CAST(coalesce(sum(next), 0) AS BIGINT) FROM evm_cursors" };
 
 static sl_err read_gen(sl_conn *c, api_gen *g)
 {

@@ -45,6 +45,8 @@
 /* validators (validators.c): the stakers not ended (current and pending) a request reads at most */
 #define API_MAX_OPEN_STAKERS 250000
 #define API_MAX_DELEGATION_CAPACITY 720000000000000000 /* nAVAX: the supply cap (spec 000 §8) */
+#define API_PRICE_MAX 48     /* a price's text and its NUL (store/prices.h: SL_PRICE_MAX_LEN is 39) */
+#define API_EVM_RPC_MS 10000 /* getNative: how long the chain's RPC may take to answer */
 
 enum { API_P = 0, API_X = 1, API_C = 2 };
 #define API_CHAIN(c) (1u << (c))
@@ -64,6 +66,8 @@ typedef enum api_pkind {
 	AP_AMOUNT,   /* an unsigned integer (JSON number or decimal string) in [min, umax] */
 	AP_NUMBER,   /* a decimal number (digits, a point and more digits) in [min, max]: i in millionths */
 	AP_PAGE_TOKEN,
+	AP_EVM_CHAIN, /* an EVM chain id (decimal: i) or a blockchain id (cb58 or 0x + 64 hex: id, i = -1) */
+	AP_EVM_ADDRESS, /* 0x and 40 hex digits (either case): evm */
 } api_pkind;
 
 #define AP_EVM 1u      /* AP_ADDRESSES: 0x EVM addresses are accepted too */
@@ -99,6 +103,7 @@ typedef struct api_val {
 	const char **strs; /* NODE_IDS */
 	size_t nstrs;
 	uint8_t (*nodes)[20]; /* NODE_IDS with AP_FULL_IDS: strs[i] decoded */
+	uint8_t evm[20];      /* EVM_ADDRESS */
 } api_val;
 
 /* PrimaryNetworkTxType, in the order of data-api.md §4 (bit i of api_val.tx_types). */
@@ -141,6 +146,13 @@ int api_list_validators(api_req *r);
 int api_post_export(api_req *r);
 int api_get_operation(api_req *r);
 int api_get_operation_file(api_req *r);
+/* EVM chains (part 3): the chains (chains.c), a native balance (chains.c, asking the chain's RPC),
+ * a contract's deployment (deployment.c), the ICM messages of an address (icm.c) */
+int api_list_chains(api_req *r);
+int api_get_chain(api_req *r);
+int api_get_native_balance(api_req *r);
+int api_get_deployment(api_req *r);
+int api_list_icm_messages(api_req *r);
 
 extern const api_route api_routes[];
 extern const size_t api_nroutes;
@@ -191,8 +203,9 @@ struct api_req {
 	const char *network;   /* as the request named it ("testnet" stays "testnet") */
 	int chain;	       /* {blockchainId} resolved: API_P, API_X, API_C; -1 when the route has none */
 	const char *chain_raw; /* {blockchainId} as sent */
-	const char *assetId, *nodeId; /* other path variables, raw */
-	const char *operationId;      /* {operationId} (exports.c), raw */
+	const char *assetId, *nodeId;  /* other path variables, raw */
+	const char *operationId;       /* {operationId} (exports.c), raw */
+	const char *chainId, *address; /* the EVM routes' path variables, raw */
 	sl_conn *db;
 	sl_jw w;
 	uint8_t list_id[16];
@@ -220,6 +233,11 @@ bool api_params_parse(api_req *r);
 /* Parse one address of this network (with or without a chain prefix); false when it is not one. */
 bool api_parse_address(const api_net *net, const char *s, size_t n, bool evm_ok, api_addr *out,
 		       char why[128]);
+/* 0x and 40 hex digits into out; false when s[0..n) is not that. */
+bool api_parse_evm_address(const char *s, size_t n, uint8_t out[20]);
+/* An EVM chain id (decimal, 1 to INT64_MAX: *evm) or a blockchain id (cb58 or 0x + 64 hex: id, *evm
+ * -1); false with *msg saying why not. */
+bool api_parse_evm_chain(const char *s, size_t n, int64_t *evm, uint8_t id[32], const char **msg);
 
 /* ---- token.c ---- */
 /*
@@ -319,10 +337,11 @@ struct api_pubkeys *api_pubkeys_new(void);
 void api_pubkeys_free(struct api_pubkeys *c);
 
 /* ---- cache.c ---- */
-/* What the store holds, named: each index's cursor (kind 0-4), whether genesis was applied (5) and
- * the last load of prices (6: store/prices.h). */
+/* What the store holds, named: each index's cursor (kind 0-4), whether genesis was applied (5),
+ * the last load of prices (6: store/prices.h) and the EVM chains' cursors (7: their sum, which
+ * every batch of the EVM indexer raises). */
 typedef struct api_gen {
-	int64_t v[7];
+	int64_t v[8];
 } api_gen;
 struct api_cache *api_cache_new(size_t bytes); /* NULL when bytes is 0 */
 void api_cache_free(struct api_cache *c);
@@ -409,6 +428,42 @@ void api_exports_stop(struct api_exports *x);
 void api_exports_wake(struct api_exports *x);
 /* The PrimaryNetworkTxType name of a tx's codec type id on a chain (transactions.c). */
 const char *api_tx_type_name(int chain, uint32_t type);
+/* ---- chains.c: the configured EVM chains (evm_chains; schema v10) ---- */
+typedef struct api_evm_chain {
+	int64_t evm;
+	bool has_blockchain, has_subnet, has_icm, testnet;
+	uint8_t blockchain[32], subnet[32], icm[20];
+	const char *name, *description, *rpc_url, *ws_url, *explorer_url, *logo_uri; /* arena; NULL: none */
+	const char *token_name, *token_symbol, *token_logo, *token_description;
+	int64_t token_decimals;
+	const char *network; /* mainnet, fuji, local */
+} api_evm_chain;
+/* The chain parameter "chainId" names: 0, or -1 after api_fail (404 naming it when no chain is). */
+int api_evm_chain_get(api_req *r, api_evm_chain *c);
+/* The EVM chain id of a blockchain id, or -1 when no configured chain has it. */
+int64_t api_evm_of_blockchain(api_req *r, const uint8_t blockchain[32]);
+/* networkToken {name, symbol, decimals, logoUri?, description?} as the writer's next value. */
+void api_evm_network_token(api_req *r, const api_evm_chain *c);
+/* An address in EIP-55 mixed-case checksum form (a JSON string). */
+void api_write_evm_address(api_req *r, const uint8_t addr[20]);
+/* A 32-byte big-endian unsigned integer as a decimal string (a JSON string); NULL or a blob of another
+ * length: "0". */
+void api_write_u256_col(api_req *r, const uint8_t *p, size_t n);
+/* The decimal text of a 32-byte big-endian unsigned integer into out[80]. */
+size_t api_u256_decimal(const uint8_t be[32], char out[80]);
+/* a × 10^-shift × b of an integer's decimal text a (at most 80 digits) and a price's b (digits, an
+ * optional point and digits; at most 64 digits), exactly, without trailing zeros in its fraction:
+ * into out (NUL-terminated), its length returned. */
+size_t api_decimal_mul(const char *a, const char *b, int shift, char *out, size_t cap);
+/* The price table's price (store/prices.h) of the network's asset on the UTC day of ts (INT64_MIN:
+ * the latest day it has) in `currency`, into out (NUL-terminated); false when it has none. */
+bool api_price_on(api_req *r, const char *currency, int64_t ts, char out[API_PRICE_MAX]);
+/* Money {currencyCode, value} (value a string; a number under compat = upstream) as the next value. */
+void api_write_money(api_req *r, const char *currency, const char *value, size_t n);
+
+/* ---- deployment.c ---- */
+/* The signature of a well-known 4-byte selector (ERC-20/721/1155, TeleporterMessenger, …), or "". */
+const char *api_method_name(const uint8_t sel[4]);
 
 /* ---- keys.c, ratelimit.c ---- */
 typedef struct sl_api_key {

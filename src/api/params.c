@@ -141,6 +141,49 @@ bool api_parse_address(const api_net *net, const char *s, size_t n, bool evm_ok,
 	return true;
 }
 
+bool api_parse_evm_address(const char *s, size_t n, uint8_t out[20])
+{
+	size_t len = 0;
+	return n == 42 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X') &&
+	       !sl_hex_decode(s + 2, 40, out, 20, &len) && len == 20;
+}
+
+bool api_parse_evm_chain(const char *s, size_t n, int64_t *evm, uint8_t id[32], const char **msg)
+{
+	*evm = -1;
+	memset(id, 0, 32);
+	if (n > 19 && strspn(s, "0123456789") == n) {
+		*msg = "an EVM chain id is at most 9223372036854775807";
+		return false;
+	}
+	if (n && strspn(s, "0123456789") == n) {
+		/* a decimal EVM chain id: 1 to 2^63 - 1, no leading zero */
+		char *end;
+		errno = 0;
+		long long x = strtoll(s, &end, 10);
+		if (errno || x <= 0 || s[0] == '0') {
+			*msg = "an EVM chain id is a whole number from 1, without leading zeros";
+			return false;
+		}
+		*evm = x;
+		return true;
+	}
+	if (n == 66 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+		size_t len = 0;
+		if (sl_hex_decode(s + 2, 64, id, 32, &len) || len != 32) {
+			*msg = "not 64 hex digits";
+			return false;
+		}
+		return true;
+	}
+	char mb[96];
+	if (sl_cb58_decode_id(s, n, id, msg, mb)) {
+		*msg = n > 19 ? "not a cb58 id of 32 bytes" : "not a number";
+		return false;
+	}
+	return true;
+}
+
 static bool parse_addresses(api_req *r, const api_param *p, api_val *v, const char *s, size_t n)
 {
 	size_t cap = (size_t)(p->max ? p->max : API_MAX_ADDRESSES_GET);
@@ -373,6 +416,25 @@ static bool parse_value(api_req *r, const api_param *p, api_val *v, const char *
 		return false;
 	}
 	case AP_NODE_IDS: return parse_node_ids(r, p, v, s, n);
+	case AP_EVM_CHAIN: {
+		const char *msg = NULL;
+		if (!api_parse_evm_chain(s, n, &v->i, v->id, &msg)) {
+			api_fail(
+				r, 400,
+				"%s must be an EVM chain id (a decimal number) or a blockchain id (cb58, or 0x and "
+				"64 hex digits), not '%.80s': %s",
+				p->name, s, msg);
+			return false;
+		}
+		return true;
+	}
+	case AP_EVM_ADDRESS:
+		if (!api_parse_evm_address(s, n, v->evm)) {
+			api_fail(r, 400, "%s must be an EVM address (0x and 40 hex digits), not '%.80s'",
+				 p->name, s);
+			return false;
+		}
+		return true;
 	}
 	return false;
 }
@@ -459,9 +521,12 @@ bool api_params_parse(api_req *r)
 	}
 	/* path variables that are parameters */
 	for (size_t i = 0; i < np; i++) {
-		const char *pv = !strcmp(rt->params[i].name, "assetId")	 ? r->assetId
-				 : !strcmp(rt->params[i].name, "nodeId") ? r->nodeId
-									 : NULL;
+		const char *nm = rt->params[i].name;
+		const char *pv = !strcmp(nm, "assetId")	  ? r->assetId
+				 : !strcmp(nm, "nodeId")  ? r->nodeId
+				 : !strcmp(nm, "chainId") ? r->chainId
+				 : !strcmp(nm, "address") ? r->address
+							  : NULL;
 		if (pv) {
 			raw[i] = pv;
 			rawlen[i] = strlen(pv);
@@ -493,7 +558,9 @@ bool api_params_parse(api_req *r)
 			/* assetId and nodeId come from the path on routes that have them there (utxos takes
 			 * assetId in the query) */
 			bool path_param = i >= 0 && ((!strcmp(key, "assetId") && r->assetId) ||
-						     (!strcmp(key, "nodeId") && r->nodeId));
+						     (!strcmp(key, "nodeId") && r->nodeId) ||
+						     (!strcmp(key, "chainId") && r->chainId) ||
+						     (!strcmp(key, "address") && r->address));
 			if (i < 0 || path_param || (rt->body_addresses && !strcmp(key, "addresses"))) {
 				if (near)
 					api_fail(r, 400, "unknown query parameter '%.60s' (did you mean %s?)",

@@ -102,8 +102,7 @@ static const api_param p_node_blocks[] = {
 };
 
 /* Newest first by default (rewards.c). currency: the currency of reward.historicalPrice, from the
- * price table (store/prices.h); no other route takes it (the routes of spec 000 that do, EVM ones,
- * are not served). */
+ * price table (store/prices.h), as on the EVM routes below. */
 static const api_param p_rewards[] = {
 	ADDRESSES(API_MAX_ADDRESSES_GET, 0),
 	{ .name = "nodeIds", .kind = AP_NODE_IDS, .max = API_MAX_NODE_IDS, .flags = AP_FULL_IDS },
@@ -173,6 +172,42 @@ static const api_param p_validators[] = {
 	{ .name = "subnetId", .kind = AP_ID },
 };
 
+/* EVM chains (part 3; chains.c, deployment.c, icm.c): routes without {network}. `network` filters:
+ * Network (mainnet, fuji, testnet: fuji's other name) and local, the devnets' (a snowline addition;
+ * the SDK never sends it). {chainId}: an EVM chain id or a blockchain id (cb58 or 0x hex); {address}:
+ * 0x and 40 hex digits. */
+static const char *const evm_networks[] = { "mainnet", "fuji", "testnet", "local", NULL };
+/* ApiFeature; chains.c's features are in this order */
+static const char *const api_features[] = { "nftIndexing", "webhooks", "teleporter", NULL };
+static const api_param p_chains[] = {
+	{ .name = "network", .kind = AP_ENUM, .values = evm_networks },
+	{ .name = "feature", .kind = AP_ENUM, .values = api_features },
+};
+
+static const api_param p_chain[] = {
+	{ .name = "chainId", .kind = AP_EVM_CHAIN, .required = true },
+};
+
+static const api_param p_native_balance[] = {
+	{ .name = "chainId", .kind = AP_EVM_CHAIN, .required = true },
+	{ .name = "address", .kind = AP_EVM_ADDRESS, .required = true },
+	{ .name = "blockNumber", .kind = AP_INT, .min = 0, .max = INT64_MAX },
+	{ .name = "currency", .kind = AP_ENUM, .values = currencies },
+};
+
+static const api_param p_deployment[] = {
+	{ .name = "chainId", .kind = AP_EVM_CHAIN, .required = true },
+	{ .name = "address", .kind = AP_EVM_ADDRESS, .required = true },
+	{ .name = "currency", .kind = AP_ENUM, .values = currencies },
+};
+
+static const api_param p_icm_messages[] = {
+	{ .name = "address", .kind = AP_EVM_ADDRESS, .required = true },
+	PAGE_TOKEN,
+	PAGE_SIZE(100, 10),
+	{ .name = "network", .kind = AP_ENUM, .values = evm_networks },
+};
+
 #define NET "/v1/networks/{network}"
 #define CHAIN NET "/blockchains/{blockchainId}"
 #define ROUTE(m, pth, nm, ch, ps, handler, ...)                                   \
@@ -220,5 +255,14 @@ const api_route api_routes[] = {
 	ROUTE_BARE("GET", "/v1/operations/{operationId}", "operation", api_get_operation),
 	ROUTE_BARE("GET", "/v1/operations/{operationId}/download", "operation_download",
 		   api_get_operation_file),
+	/* EVM chains, part 3 */
+	ROUTE("GET", "/v1/chains", "chains", API_NO_CHAINS, p_chains, api_list_chains, .cache = true),
+	ROUTE("GET", "/v1/chains/{chainId}", "chain", API_NO_CHAINS, p_chain, api_get_chain, .cache = true),
+	ROUTE("GET", "/v1/chains/{chainId}/addresses/{address}/balances:getNative", "native_balance",
+	      API_NO_CHAINS, p_native_balance, api_get_native_balance, .cache = true),
+	ROUTE("GET", "/v1/chains/{chainId}/contracts/{address}/transactions:getDeployment", "deployment",
+	      API_NO_CHAINS, p_deployment, api_get_deployment, .cache = true),
+	ROUTE("GET", "/v1/icm/addresses/{address}/messages", "icm_messages", API_NO_CHAINS, p_icm_messages,
+	      api_list_icm_messages, .cache = true),
 };
 const size_t api_nroutes = SL_ARRAY_LEN(api_routes);

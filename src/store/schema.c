@@ -383,6 +383,10 @@ static const char *const v10[] = {
 	"src_evm {int}, src_tx {blob}, src_block {int}, src_ts {int}, src_gas {blob}, "
 	"dst_evm {int}, dst_tx {blob}, dst_block {int}, dst_ts {int}, dst_gas {blob}, deliverer {blob}, "
 	"redeemer {blob}, executed {int}, receipt_delivered {int} NOT NULL DEFAULT 0)",
+	/* a tx's ICM messages (api/deployment.c: teleporterMessageInfo), partial: a message seen
+	 * from one side only has NULL on the other */
+	"CREATE INDEX icm_messages_src_tx ON icm_messages (src_tx) WHERE src_tx IS NOT NULL",
+	"CREATE INDEX icm_messages_dst_tx ON icm_messages (dst_tx) WHERE dst_tx IS NOT NULL",
 	"CREATE TABLE icm_addrs (addr {blob} NOT NULL, ts {int} NOT NULL, id {blob} NOT NULL, "
 	"PRIMARY KEY (addr, ts, id)) {without_rowid}",
 	"CREATE TABLE operations (id TEXT PRIMARY KEY, type TEXT NOT NULL, request TEXT NOT NULL, "

@@ -327,7 +327,7 @@ export function readRouteTable(root = new URL('../../', import.meta.url).pathnam
     if (cur.trim()) out.push(cur.trim());
     return out;
   };
-  const KINDS = new Set(['AP_INT', 'AP_BOOL', 'AP_ENUM', 'AP_STRING', 'AP_ADDRESSES', 'AP_NODE_IDS', 'AP_TX_TYPES', 'AP_ID', 'AP_NODE_ID', 'AP_AMOUNT', 'AP_NUMBER', 'AP_PAGE_TOKEN']);
+  const KINDS = new Set(['AP_INT', 'AP_BOOL', 'AP_ENUM', 'AP_STRING', 'AP_ADDRESSES', 'AP_NODE_IDS', 'AP_TX_TYPES', 'AP_ID', 'AP_NODE_ID', 'AP_AMOUNT', 'AP_NUMBER', 'AP_PAGE_TOKEN', 'AP_EVM_CHAIN', 'AP_EVM_ADDRESS']);
   const param = (e) => {
     let m;
     if (e === 'PAGE_TOKEN') return { name: 'pageToken', kind: 'AP_PAGE_TOKEN' };

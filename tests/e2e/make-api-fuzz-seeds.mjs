@@ -23,10 +23,12 @@ const NODE = 'NodeID-KScqfi7E6a1geyMqHTQCooC7wQMhu4s7r';
   const files = {};
   const value = (p) => ({
     AP_INT: String(p.def ?? p.min ?? 0n), AP_BOOL: 'true', AP_ENUM: p.values?.[0], AP_ADDRESSES: A.join('%2C') + (p.flags === 'AP_EVM' ? ',' + EVM : ''),
-    AP_TX_TYPES: 'BaseTx', AP_ID: ID, AP_NODE_ID: NODE, AP_NODE_IDS: `${NODE}%2CNodeID-JK6khdD59924mv6hi6coKEaW1PAdZDv34`, AP_AMOUNT: '1000', AP_NUMBER: '2.5', AP_PAGE_TOKEN: 'AbJ0fT5GuUzrawWLNQAAAABl8BnNyQqN2E-n82-fGXyAnbBbT8g9NikM552xIrpYc-figCsXJn2WlR3WqI25-VRs1Teu',
+    AP_TX_TYPES: 'BaseTx', AP_ID: ID, AP_NODE_ID: NODE, AP_NODE_IDS: `${NODE}%2CNodeID-JK6khdD59924mv6hi6coKEaW1PAdZDv34`, AP_AMOUNT: '1000', AP_NUMBER: '2.5', AP_EVM_CHAIN: '43114', AP_EVM_ADDRESS: EVM, AP_PAGE_TOKEN: 'AbJ0fT5GuUzrawWLNQAAAABl8BnNyQqN2E-n82-fGXyAnbBbT8g9NikM552xIrpYc-figCsXJn2WlR3WqI25-VRs1Teu',
   })[p.kind];
   routes.forEach((r, i) => {
-    const pathVar = r.path.includes('{assetId}') ? ID : r.path.includes('{nodeId}') ? NODE : null;
+    // {chainId} and {address} (the EVM routes): "chain\0address", or the address alone
+    const pathVar = r.path.includes('{assetId}') ? ID : r.path.includes('{nodeId}') ? NODE
+      : r.path.includes('{chainId}') ? (r.path.includes('{address}') ? `43114\0${EVM}` : '43114') : r.path.includes('{address}') ? EVM : null;
     const qp = r.params.filter((p) => !r.path.includes(`{${p.name}}`) && !(r.bodyAddresses && p.name === 'addresses'));
     const all = qp.map((p) => `${p.name}=${value(p)}`).join('&');
     const req = qp.filter((p) => p.required).map((p) => `${p.name}=${value(p)}`).join('&');
