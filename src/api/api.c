@@ -120,7 +120,8 @@ static bool origin_allowed(const sl_api *a, const char *origin)
 
 /* ---- routes --------------------------------------------------------------------- */
 
-/* Match path against a pattern, capturing {network}, {blockchainId}, {assetId}, {nodeId} into r (when r). */
+/* Match path against a pattern, capturing {network}, {blockchainId}, {assetId}, {nodeId}, {txHash} into r
+ * (when r). */
 static bool match(const char *pattern, const char *path, api_req *r)
 {
 	const char *p = pattern, *q = path;
@@ -149,6 +150,8 @@ static bool match(const char *pattern, const char *path, api_req *r)
 				r->assetId = v;
 			else if (nl == 6 && !strncmp(p + 1, "nodeId", 6))
 				r->nodeId = v;
+			else if (nl == 6 && !strncmp(p + 1, "txHash", 6))
+				r->txHash = v;
 		}
 		p = pe + 1;
 		q += n;

@@ -39,6 +39,10 @@ typedef struct sl_api_config {
 	size_t cache_bytes;  /* whole responses of the read routes, until the store changes (0: none;
 				snowline api --cache-mb, SL_API_CACHE_MB by default) */
 	sl_metrics *metrics; /* shared with an indexer in the same process (snowline up), or NULL */
+	/* signature aggregation: where validators are asked (api/sigagg.h; the p2p client, wired by
+	 * cmd); NULL: the aggregation routes answer 503 */
+	const struct sl_sigagg_source *sigagg;
+	unsigned sigagg_timeout_ms; /* how long one aggregation waits for answers (0: the default) */
 } sl_api_config;
 
 typedef struct sl_api sl_api;

@@ -137,6 +137,9 @@ int api_list_pending_rewards(api_req *r);
 int api_list_staking_transactions(api_req *r);
 /* the validators of the network (validators.c) */
 int api_list_validators(api_req *r);
+/* signature aggregation (sigagg_api.c): a body of its own (sigagg.h), no table parameters */
+int api_post_aggregate(api_req *r);
+int api_get_aggregate(api_req *r);
 
 extern const api_route api_routes[];
 extern const size_t api_nroutes;
@@ -186,6 +189,7 @@ struct api_req {
 	int chain;	       /* {blockchainId} resolved: API_P, API_X, API_C; -1 when the route has none */
 	const char *chain_raw; /* {blockchainId} as sent */
 	const char *assetId, *nodeId; /* other path variables, raw */
+	const char *txHash;	      /* {txHash} (signature aggregation), raw */
 	sl_conn *db;
 	sl_jw w;
 	uint8_t list_id[16];

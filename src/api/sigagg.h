@@ -133,4 +133,25 @@ SL_MUST_USE sl_err sl_sigagg_run(const sl_sigagg_set *set, const sl_sigagg_req *
 SL_MUST_USE sl_err sl_sigagg_verify(const sl_sigagg_set *set, const uint8_t *p, size_t n, unsigned pct,
 				    char why[160]);
 
+/* ---- the POST body (sigagg_api.c; fuzz/fuzz_sigagg_body.c) ---- */
+
+typedef struct sl_sigagg_body {
+	uint8_t *msg, *justification; /* malloc'd bytes (NULL when absent) */
+	size_t msg_len, justification_len;
+	bool has_msg, has_justification, has_subnet;
+	uint8_t subnet[32];
+	unsigned quorum, buffer; /* 67 and 0 when absent */
+	uint64_t height;	 /* 0: the current height */
+} sl_sigagg_body;
+
+/*
+ * Parse {"message", "justification", "signingSubnetId", "quorumPercentage",
+ * "quorumPercentageBuffer", "pChainHeight"} (spec 000 §4.1). On failure: SL_ERR_INVALID, *param the
+ * name of the parameter at fault ("body" for the body itself) and why a sentence for the 400.
+ * Release the body either way.
+ */
+SL_MUST_USE sl_err sl_sigagg_body_parse(const uint8_t *p, size_t n, sl_sigagg_body *out, const char **param,
+					char why[256]);
+void sl_sigagg_body_release(sl_sigagg_body *b);
+
 #endif
