@@ -20,7 +20,7 @@ else
 fi
 
 # ---- layers: the tier of each folder; an include may only go to a lower tier or its own folder
-declare -A tier=([util]=0 [crypto]=1 [codec]=2 [store]=3 [http]=3 [node]=4 [devnet]=4 [index]=4 [api]=4 [cmd]=5)
+declare -A tier=([util]=0 [crypto]=1 [codec]=2 [store]=3 [http]=3 [p2p]=3 [node]=4 [devnet]=4 [index]=4 [api]=4 [cmd]=5)
 for f in $(printf '%s\n' $files | grep '^src/[a-z]*/'); do
 	dir=${f#src/}; dir=${dir%%/*}
 	[ -n "${tier[$dir]:-}" ] || { say "$f: folder src/$dir has no tier (scripts/lint.sh)"; continue; }
