@@ -16,6 +16,8 @@
 #include <cmocka.h>
 
 #include "api/sigagg.h"
+#include "api/sigagg_peers.h"
+#include "crypto/addr.h"
 #include "codec/warp.h"
 #include "crypto/hash.h"
 
@@ -425,13 +427,75 @@ static void test_bad_requests(void **state)
 	sl_buf_release(&out);
 }
 
+static void test_addresses(void **state)
+{
+	(void)state;
+	char h[64];
+	uint16_t port;
+	assert_true(sl_sigagg_addr_parse("127.0.0.1:9651", 14, h, &port));
+	assert_string_equal(h, "127.0.0.1");
+	assert_int_equal(port, 9651);
+	assert_true(sl_sigagg_addr_parse("[::1]:80", 8, h, &port));
+	assert_string_equal(h, "::1");
+	assert_int_equal(port, 80);
+	static const char *const bad[] = { "127.0.0.1", "127.0.0.1:", "127.0.0.1:0",   "127.0.0.1:65536",
+					   "host:9651", "::1:9651",   "[::1]9651",     "1.2.3.4:96x1",
+					   ":9651",	"[]:1",	      "1.2.3.4:123456" };
+	for (size_t i = 0; i < SL_ARRAY_LEN(bad); i++)
+		assert_false(sl_sigagg_addr_parse(bad[i], strlen(bad[i]), h, &port));
+}
+
+static void test_peers(void **state)
+{
+	(void)state;
+	uint8_t a[20] = { 1 }, b[20] = { 2 }, c[20] = { 3 };
+	sl_buf na, nb, nc, j;
+	sl_buf_init(&na, 64), sl_buf_init(&nb, 64), sl_buf_init(&nc, 64), sl_buf_init(&j, 4096);
+	sl_nodeid_write(&na, a), sl_nodeid_write(&nb, b), sl_nodeid_write(&nc, c);
+	/* b listed first; a with a publicIP (taken over ip); c without a usable address; a twice */
+	sl_buf_addf(&j,
+		    "{\"jsonrpc\":\"2.0\",\"result\":{\"numPeers\":\"4\",\"peers\":["
+		    "{\"ip\":\"10.0.0.2:9651\",\"nodeID\":\"%s\"},"
+		    "{\"ip\":\"10.0.0.1:40000\",\"publicIP\":\"[fe80::1]:9651\",\"nodeID\":\"%s\"},"
+		    "{\"ip\":\"nowhere\",\"nodeID\":\"%s\"},"
+		    "{\"ip\":\"10.0.0.9:9651\",\"nodeID\":\"NodeID-bad\"},"
+		    "{\"ip\":\"10.0.0.1:9651\",\"nodeID\":\"%s\"}]},\"id\":1}",
+		    sl_buf_str(&nb), sl_buf_str(&na), sl_buf_str(&nc), sl_buf_str(&na));
+	sl_sigagg_peer *t;
+	size_t n;
+	char why[256];
+	assert_int_equal(sl_sigagg_peers_parse(j.p, j.len, &t, &n, why), SL_OK);
+	assert_int_equal(n, 2);
+	assert_memory_equal(t[0].node, a, 20);
+	assert_memory_equal(t[1].node, b, 20);
+	assert_string_equal(t[1].host, "10.0.0.2");
+	assert_int_equal(t[1].port, 9651);
+	assert_ptr_equal(sl_sigagg_peers_find(t, n, b), &t[1]);
+	assert_null(sl_sigagg_peers_find(t, n, c));
+	free(t);
+	static const char *const bad[] = { "not json", "{\"result\":{}}", "{\"result\":{\"peers\":3}}",
+					   "{\"error\":{\"code\":-32601,\"message\":\"no such method\"}}" };
+	for (size_t i = 0; i < SL_ARRAY_LEN(bad); i++) {
+		assert_int_equal(sl_sigagg_peers_parse((const uint8_t *)bad[i], strlen(bad[i]), &t, &n, why),
+				 SL_ERR_INVALID);
+		assert_true(why[0]);
+	}
+	assert_non_null(strstr(why, "no such method"));
+	const char *none = "{\"result\":{\"numPeers\":\"0\",\"peers\":null}}";
+	assert_int_equal(sl_sigagg_peers_parse((const uint8_t *)none, strlen(none), &t, &n, why), SL_OK);
+	assert_int_equal(n, 0);
+	free(t);
+	sl_buf_release(&na), sl_buf_release(&nb), sl_buf_release(&nc), sl_buf_release(&j);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_canonical_set), cmocka_unit_test(test_quorum_math),
 		cmocka_unit_test(test_all_honest),    cmocka_unit_test(test_bit_set),
 		cmocka_unit_test(test_liars_skipped), cmocka_unit_test(test_quorum_unreachable),
-		cmocka_unit_test(test_bad_requests),
+		cmocka_unit_test(test_bad_requests),  cmocka_unit_test(test_addresses),
+		cmocka_unit_test(test_peers),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
