@@ -15,8 +15,13 @@
 #include "api/sigagg.h"
 #include "fuzz.h"
 
-static const char *const names[] = { "body",	       "message",		 "justification", "signingSubnetId",
-				     "quorumPercentage", "quorumPercentageBuffer", "pChainHeight" };
+static const char *const names[] = { "body",
+				     "message",
+				     "justification",
+				     "signingSubnetId",
+				     "quorumPercentage",
+				     "quorumPercentageBuffer",
+				     "pChainHeight" };
 
 static void hexkey(sl_buf *b, const char *k, const uint8_t *p, size_t n)
 {
@@ -50,12 +55,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		hexkey(&w, "justification", a.justification, a.justification_len);
 	if (a.has_subnet)
 		hexkey(&w, "signingSubnetId", a.subnet, 32);
-	sl_buf_addf(&w, "\"quorumPercentage\":%u,\"quorumPercentageBuffer\":%u,\"pChainHeight\":%llu}", a.quorum,
-		    a.buffer, (unsigned long long)a.height);
+	sl_buf_addf(&w, "\"quorumPercentage\":%u,\"quorumPercentageBuffer\":%u,\"pChainHeight\":%llu}",
+		    a.quorum, a.buffer, (unsigned long long)a.height);
 	if (w.err || sl_sigagg_body_parse(w.p, w.len, &b, &param, why))
 		abort();
-	if (b.has_msg != a.has_msg || b.msg_len != a.msg_len || (a.msg_len && memcmp(a.msg, b.msg, a.msg_len)) ||
-	    b.has_justification != a.has_justification || b.justification_len != a.justification_len ||
+	if (b.has_msg != a.has_msg || b.msg_len != a.msg_len ||
+	    (a.msg_len && memcmp(a.msg, b.msg, a.msg_len)) || b.has_justification != a.has_justification ||
+	    b.justification_len != a.justification_len ||
 	    (a.justification_len && memcmp(a.justification, b.justification, a.justification_len)) ||
 	    b.has_subnet != a.has_subnet || memcmp(a.subnet, b.subnet, 32) || a.quorum != b.quorum ||
 	    a.buffer != b.buffer || a.height != b.height)
