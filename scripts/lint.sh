@@ -47,4 +47,6 @@ check_lib openssl 'openssl/' '^src/crypto/'
 check_lib secp256k1 'secp256k1' '^src/crypto/'
 check_lib blst 'blst' '^src/crypto/'
 check_lib gperftools 'gperftools/' '^src/node/'
+check_lib protobuf-c 'protobuf-c/' '^src/p2p/'
+check_lib zstd 'zstd\.h' '^src/p2p/'
 exit $bad
