@@ -30,6 +30,11 @@ struct sl_sigagg_p2p {
 	bool stop;
 };
 
+static int peer_cmp(const void *a, const void *b)
+{
+	return memcmp(((const sl_sigagg_peer *)a)->node, ((const sl_sigagg_peer *)b)->node, 20);
+}
+
 static const char peers_req[] = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"info.peers\",\"params\":{}}";
 
 /* Read info.peers into the table; SL_OK or an error with err. */
@@ -155,7 +160,7 @@ sl_sigagg_p2p *sl_sigagg_p2p_new(const sl_sigagg_p2p_config *cfg, char err[512])
 	s->log = sl_log_get("sigagg");
 	s->refresh_s = cfg->refresh_s ? cfg->refresh_s : SL_SIGAGG_PEERS_REFRESH_S;
 	/* a node's base URL gets /ext/info; a URL with a path is taken as it is */
-	const char *u = cfg->peers_url;
+	const char *u = cfg->peers_url ? cfg->peers_url : "";
 	const char *path = strstr(u, "://") ? strchr(strstr(u, "://") + 3, '/') : NULL;
 	int w = snprintf(s->url, sizeof s->url, "%s%s", u,
 			 path && path[1] ? ""
@@ -181,6 +186,19 @@ sl_sigagg_p2p *sl_sigagg_p2p_new(const sl_sigagg_p2p_config *cfg, char err[512])
 	if (!(s->pool = sl_p2p_pool_new(&pc))) {
 		snprintf(err, 512, "signature aggregation: could not start the p2p client");
 		goto fail;
+	}
+	if (!cfg->peers_url) {
+		s->t = calloc(cfg->npeers ? cfg->npeers : 1, sizeof *s->t);
+		if (!s->t) {
+			snprintf(err, 512, "out of memory");
+			goto fail;
+		}
+		if (cfg->npeers)
+			memcpy(s->t, cfg->peers, cfg->npeers * sizeof *s->t);
+		s->n = cfg->npeers;
+		qsort(s->t, s->n, sizeof *s->t, peer_cmp);
+		snprintf(s->url, sizeof s->url, "a fixed table");
+		return s;
 	}
 	sl_http_client *hc = sl_http_client_new();
 	char e256[256] = "no HTTP client";

@@ -46,12 +46,15 @@ const sl_sigagg_peer *sl_sigagg_peers_find(const sl_sigagg_peer *t, size_t n, co
 typedef struct sl_sigagg_p2p sl_sigagg_p2p;
 
 typedef struct sl_sigagg_p2p_config {
-	const char *peers_url; /* a node's /ext/info */
+	const char *peers_url;	     /* a node's URL (/ext/info is added when it has no path) */
+	const sl_sigagg_peer *peers; /* without peers_url: a fixed table (copied), never refreshed */
+	size_t npeers;
 	uint32_t network_id;
 	unsigned refresh_s; /* 0: SL_SIGAGG_PEERS_REFRESH_S */
 } sl_sigagg_p2p_config;
 
-/* Read the peers once (a failure is an error here), start the refresher; NULL with err. */
+/* Read the peers once (a failure is an error here) and start the refresher, or take the fixed table;
+ * NULL with err. */
 sl_sigagg_p2p *sl_sigagg_p2p_new(const sl_sigagg_p2p_config *cfg, char err[512]);
 const sl_sigagg_source *sl_sigagg_p2p_source(sl_sigagg_p2p *s);
 void sl_sigagg_p2p_free(sl_sigagg_p2p *s);
