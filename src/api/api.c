@@ -660,6 +660,10 @@ fail:
 	return NULL;
 }
 
+uint32_t sl_api_network_id(const sl_api *a) { return a->net.id; }
+
+void sl_api_set_sigagg(sl_api *a, const struct sl_sigagg_source *src) { a->cfg.sigagg = src; }
+
 uint16_t sl_api_port(const sl_api *a) { return sl_http_server_port(a->http); }
 
 int sl_api_run(sl_api *a, volatile sig_atomic_t *stop)

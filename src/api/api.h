@@ -50,6 +50,10 @@ typedef struct sl_api sl_api;
 /* Open the store (read-only), load the keys, bind; NULL with err. */
 sl_api *sl_api_new(const sl_api_config *cfg, char err[512]);
 uint16_t sl_api_port(const sl_api *a);
+/* The network id of the store it serves (known once sl_api_new returned). */
+uint32_t sl_api_network_id(const sl_api *a);
+/* Where signature aggregation asks validators (before sl_api_run; it must outlive the API). */
+void sl_api_set_sigagg(sl_api *a, const struct sl_sigagg_source *src);
 /* Serve until *stop; 0 on a clean stop. */
 int sl_api_run(sl_api *a, volatile sig_atomic_t *stop);
 void sl_api_free(sl_api *a);

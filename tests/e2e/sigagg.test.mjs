@@ -122,6 +122,31 @@ test('GET by txHash: 400 for a malformed hash, 404 for no tx or one without an L
   expectError(await get(cb58(Buffer.from(x, 'hex'))), 404, null, 'an X-chain tx');
 });
 
+test('--peers-from: the validators the node lists are asked; none answering is a 503 with the weight', async () => {
+  // the devnet node lists its validators at loopback ports where nothing answers the p2p protocol
+  const peers = await (await fetch(ds.devnet.url + '/ext/info', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'info.peers', params: {} }) })).json();
+  assert.ok(peers.result.peers.length > 0, 'the devnet lists peers');
+  const a2 = await startApi(ds.store, ['--rate-anonymous', '0', '--peers-from', ds.devnet.url, '--sigagg-timeout-ms', '1500']);
+  try {
+    const res = await fetch(a2.url + PATH, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ message: pMsg.toString('hex') }) });
+    const b = expectError({ status: res.status, text: await res.text() }, 503, 'quorum not reached', 'nobody answers');
+    const m = /weight (\d+) of (\d+) signed .*; 67% needs (\d+)/.exec(b.message);
+    assert.ok(m, b.message);
+    const [signed, total, needs] = m.slice(1).map(BigInt);
+    assert.equal(signed, 0n);
+    assert.ok(total > 0n);
+    assert.equal(needs, (total * 67n + 99n) / 100n);
+    // a GET by txHash goes the same way
+    const conv = sql(`SELECT ${hexCol('id')} FROM txs WHERE chain = 0 AND type = 35 LIMIT 1`);
+    const g = await fetch(`${a2.url}${PATH}/${cb58(Buffer.from(conv, 'hex'))}`);
+    expectError({ status: g.status, text: await g.text() }, 503, 'quorum not reached', 'GET, nobody answers');
+  } finally {
+    await a2.stop();
+  }
+  // a --peers-from that does not answer: the API does not start
+  await assert.rejects(startApi(ds.store, ['--peers-from', 'http://127.0.0.1:1']), /peers-from/);
+});
+
 test('GET by txHash: each L1 tx kind the devnet made builds its message and gets as far as asking', async () => {
   const kinds = { 35: 'ConvertSubnetToL1Tx', 36: 'RegisterL1ValidatorTx', 37: 'SetL1ValidatorWeightTx' };
   for (const [type, name] of Object.entries(kinds)) {
