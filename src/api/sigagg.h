@@ -26,9 +26,9 @@
  * Checking answers: a signature is decoded (on G2, in the subgroup) when it
  * arrives; the answers are then verified in batches, optimistically — the
  * pending ones' aggregate against their aggregate key, one pairing check —
- * and only when a batch fails is each of its members verified on its own, to
- * drop the liars (logged). A batch is checked whenever the pending weight
- * would reach the target, and once at the end.
+ * and a batch that fails is halved until the liars are found (logged), so one
+ * liar among k costs about 2·log2(k) checks. A batch is checked whenever the
+ * pending weight would reach the target, and once at the end.
  *
  * Quorum: weight w reaches q percent of total t when w·100 ≥ t·q (128-bit,
  * as avalanchego's VerifyWeight with big integers). A message needs at least

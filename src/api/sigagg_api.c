@@ -388,7 +388,7 @@ static int l1_message_of(l1ctx *c, const uint8_t *bytes, size_t n, const char *h
 		sl_warp_l1_msg reg;
 		if (sl_l1_tx_message(u, &reg))
 			return api_fail(r, 500, "a stored RegisterL1ValidatorTx's message does not decode");
-		bool yes;
+		bool yes = false;
 		if (registered(r, reg.id, &yes))
 			return -1;
 		if (!yes)
