@@ -3,7 +3,7 @@
 # checks"). Exit 1 and a line per finding when one fails.
 #   format    every tracked C file matches .clang-format (clang-format --dry-run)
 #   layers    a folder of src/ includes only folders to its left in
-#             util → crypto → codec → store, http → node, devnet, index, api → cmd
+#             util → crypto → codec → store, http, p2p → node, devnet, index, api → cmd
 #   libraries each third-party header is included from one place only
 set -uo pipefail
 cd "$(dirname "$0")/.."

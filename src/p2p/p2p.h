@@ -167,7 +167,7 @@ typedef struct sl_p2p_server sl_p2p_server;
 
 /* Binds every listener (but the absent ones) and starts serving; NULL with *err set on failure. */
 sl_p2p_server *sl_p2p_server_start(const sl_p2p_server_config *cfg, sl_err *err);
-/* The bound port of listener i (0 for an absent one). */
+/* The port of listener i: bound, or kept for an absent one (given, or bound and closed at start). */
 uint16_t sl_p2p_server_port(const sl_p2p_server *s, size_t i);
 /* Change listener i's policy at run time (ABSENT closes its listening socket, leaving it re-binds). */
 SL_MUST_USE sl_err sl_p2p_server_set_policy(sl_p2p_server *s, size_t i, sl_p2p_policy policy, int slow_ms);

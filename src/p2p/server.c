@@ -339,9 +339,13 @@ sl_p2p_server *sl_p2p_server_start(const sl_p2p_server_config *cfg, sl_err *err)
 		if (!l->tls)
 			goto fail;
 		l->port = l->cfg.port;
-		if (l->cfg.policy != SL_P2P_ABSENT) {
+		if (l->cfg.policy != SL_P2P_ABSENT || !l->port) {
+			/* an absent listener given no port still gets one, for when it comes back */
 			l->fd = listen_on(l->host_buf, &l->port);
-			if (l->fd < 0) {
+			if (l->fd >= 0 && l->cfg.policy == SL_P2P_ABSENT) {
+				close(l->fd);
+				l->fd = -1;
+			} else if (l->fd < 0) {
 				*err = SL_ERR_IO;
 				SL_LOG(logger(), SL_WARN, "p2p: validator %zu cannot listen on %s:%u", i,
 				       l->host_buf, l->cfg.port);

@@ -366,7 +366,6 @@ static void test_loopback(void **state)
 	assert_non_null(s);
 	assert_int_equal(err, SL_OK);
 
-	/* the absent validator's port: bind a socket for a moment to learn a free one, then leave it closed */
 	sl_p2p_target t[NV + 1];
 	memset(t, 0, sizeof t);
 	for (size_t i = 0; i < NV; i++) {
@@ -374,8 +373,7 @@ static void test_loopback(void **state)
 		snprintf(t[i].host, sizeof t[i].host, "127.0.0.1");
 		t[i].port = sl_p2p_server_port(s, i);
 	}
-	assert_int_equal(t[ABSENT].port, 0);
-	t[ABSENT].port = 1; /* nothing listens there */
+	assert_int_not_equal(t[ABSENT].port, 0); /* reserved for when it comes back; nothing listens there */
 	/* an impostor: honest0's address, but the node id of a validator not running */
 	sl_p2p_identity other;
 	assert_int_equal(sl_p2p_identity_make(&other, (const uint8_t[32]){ 77 }), SL_OK);
