@@ -20,6 +20,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes, randomInt } from 'node:crypto';
+import { createServer } from 'node:net';
 import { bls12_381 as bls } from '@noble/curves/bls12-381';
 import { cb58 } from './lib.mjs';
 import { makeDataset, startApi, checkErrorBody, sdkClient, strict, C } from './dataapi-schema-lib.mjs';
@@ -32,6 +33,19 @@ const sha256 = (b) => createHash('sha256').update(b).digest();
 const big = (x) => BigInt(String(x));
 
 let ds, api, apiUp, m, height, set, honestWeight, roles;
+
+// A base port whose even ports base..base+2(n-1) nobody listens on now.
+async function freeRange(n) {
+  for (;;) {
+    const base = 20000 + 2 * randomInt(0, 10000);
+    const ok = await Promise.all(Array.from({ length: n }, (_, i) => new Promise((res) => {
+      const s = createServer();
+      s.once('error', () => res(false));
+      s.listen(base + 2 * i, '127.0.0.1', () => s.close(() => res(true)));
+    })));
+    if (ok.every(Boolean)) return base;
+  }
+}
 
 // The devnet's nodes by index; which keyed validators misbehave (a third of those listed).
 function choosePolicies(manifest) {
@@ -50,14 +64,23 @@ function choosePolicies(manifest) {
 
 before(async () => {
   // the devnet's manifest (and so the nodes) follow from the seed: a first look picks the policies
-  const probe = await makeDataset({ txs: 3000, backend: 'sqlite' });
+  const probe = await makeDataset({ txs: 5000, backend: 'sqlite' });
   const p = choosePolicies(probe.manifest);
   await probe.close();
   roles = p.roles;
-  const base = 20000 + 2 * randomInt(0, 10000);
   // the validators listen while the devnet runs: with no live steps its producer ends, and with it
-  // the listeners, so an hour between steps keeps them up without changing the history
-  ds = await makeDataset({ txs: 3000, backend: BACKEND, intervalMs: 3600000, devnetArgs: ['--devnet-p2p-port', String(base), '--devnet-p2p-policy', p.policy] });
+  // the listeners, so an hour between steps keeps them up without changing the history. Node i
+  // listens on base + 2i: a base whose whole range is free now (others may take a port meanwhile:
+  // then another base)
+  const nodes = probe.manifest.nodes.length;
+  for (let attempt = 0; !ds; attempt++) {
+    const base = await freeRange(nodes);
+    try {
+      ds = await makeDataset({ txs: 5000, backend: BACKEND, intervalMs: 3600000, devnetArgs: ['--devnet-p2p-port', String(base), '--devnet-p2p-policy', p.policy], readyTimeoutMs: 30000 });
+    } catch (e) {
+      if (attempt === 2 || !/cannot listen|p2p listeners|not ready/.test(String(e.message))) throw e;
+    }
+  }
   m = ds.manifest;
   const vs = m.P.validatorSets.filter((s) => s.subnetId === PRIMARY);
   const last = vs.reduce((a, b) => (big(b.height) > big(a.height) ? b : a));
