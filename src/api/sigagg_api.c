@@ -281,8 +281,11 @@ static int removal(l1ctx *c, const uint8_t vid[32])
 	bool found = !e && sl_stmt_next(s, &e);
 	if (e)
 		return api_fail_store(r, e);
-	if (!found)
-		return api_fail(r, 404, "the store has no L1 validation %s", "of this tx");
+	if (!found) {
+		char id[64];
+		sl_cb58_id(id, vid);
+		return api_fail(r, 404, "the store has no L1 validation %s (the tx's)", id);
+	}
 	sl_col_copy(s, 0, made, 32);
 	s = sl_stmt_get(r->db, &q_tx);
 	if (!s)
