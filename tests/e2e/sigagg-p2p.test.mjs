@@ -14,14 +14,15 @@
 // quorums asked are chosen from the manifest, one just reachable, one just not — the failure must
 // then say exactly the honest weight. The P-chain's own L1 messages (GET by txHash) use quorum 67,
 // out of reach here: each must fail with that same weight (every honest validator signed the
-// message built), and for the registration and removal kinds with the id of the message built
-// here from the tx's validation id.
+// message built), and — for the conversion (its id from the tx read with avalanchejs), the
+// registration and the removal kinds — with the id of the message built here.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { createServer } from 'node:net';
 import { bls12_381 as bls } from '@noble/curves/bls12-381';
+import { avaxSerial, utils } from '@avalabs/avalanchejs';
 import { cb58 } from './lib.mjs';
 import { makeDataset, startApi, checkErrorBody, sdkClient, strict, C } from './dataapi-schema-lib.mjs';
 
@@ -173,6 +174,22 @@ function registration(vid, registered) {
   return b;
 }
 
+// SubnetToL1Conversion(conversionID) for a ConvertSubnetToL1Tx's stored bytes (00 00 | signed tx),
+// read with avalanchejs: conversionID = sha256 of SubnetToL1ConversionData (avalanchego's layout:
+// a u32 count before the validators, no byte length; docs/codec-warp.md).
+function conversionMessage(txBytes) {
+  const codec = utils.getManagerForVM('PVM').getDefaultCodec();
+  const [signed] = avaxSerial.SignedTx.fromBytes(new Uint8Array(txBytes.subarray(2)), codec);
+  const u = signed.unsignedTx;
+  const u32 = (n) => { const b = Buffer.alloc(4); b.writeUInt32BE(n); return b; };
+  const u64 = (n) => { const b = Buffer.alloc(8); b.writeBigUInt64BE(BigInt(n)); return b; };
+  const bytes = (b) => Buffer.concat([u32(b.length), Buffer.from(b)]);
+  const parts = [Buffer.alloc(2), Buffer.from(u.subnetID.toBytes()), Buffer.from(u.chainID.toBytes()), bytes(u.address.bytes), u32(u.validators.length)];
+  for (const v of u.validators) parts.push(bytes(v.nodeId.bytes), Buffer.from(v.signer.publicKey), u64(v.getWeight()));
+  const l1 = Buffer.concat([Buffer.alloc(2), u32(0), sha256(Buffer.concat(parts))]);
+  return warp(addressedCall(l1));
+}
+
 async function post(a, body) {
   const r = await fetch(a.url + PATH, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
   return { status: r.status, text: await r.text() };
@@ -245,6 +262,11 @@ test('GET by txHash: each L1 tx kind builds its message, which every honest vali
       const mm = /validators of weight (\d+) of (\d+) signed .*; 67% needs \d+ \(message (\w+)\)/.exec(b.message);
       assert.ok(mm, b.message);
       assert.equal(BigInt(mm[1]), honestWeight, `${name}: every honest validator signed: ${b.message}`);
+      // a conversion: SubnetToL1Conversion(the conversion id made here from the tx)
+      if (type === '35') {
+        const bytes = Buffer.from(sql(`SELECT ${hexCol('bytes')} FROM txs WHERE chain = 0 AND id = ${blob(id)}`), 'hex');
+        assert.equal(mm[3], cb58(sha256(conversionMessage(bytes))), `${name}: the conversion message`);
+      }
       // a registration: L1ValidatorRegistration(validationID, registered now)
       if (type === '36') {
         const row = sql(`SELECT ${hexCol('vid')}, removed_tx IS NULL FROM l1_validators WHERE tx = ${blob(id)}`);
