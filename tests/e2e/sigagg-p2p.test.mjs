@@ -14,7 +14,7 @@
 // quorums asked are chosen from the manifest, one just reachable, one just not — the failure must
 // then say exactly the honest weight. The P-chain's own L1 messages (GET by txHash) use quorum 67,
 // out of reach here: each must fail with that same weight (every honest validator signed the
-// message built), and — for the conversion (its id from the tx read with avalanchejs), the
+// message built), and — for the conversion (its id from the tx read with avalanchejs), the weight,
 // registration and the removal kinds — with the id of the message built here.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -190,6 +190,20 @@ function conversionMessage(txBytes) {
   return warp(addressedCall(l1));
 }
 
+// The L1 message inside a SetL1ValidatorWeightTx's signed warp message (read with avalanchejs):
+// unsigned (00 00 | network | chain | payload bytes) → AddressedCall (00 00 | 1 | source address
+// bytes | payload bytes) → the L1ValidatorWeight message.
+function weightMessageOf(txBytes) {
+  const codec = utils.getManagerForVM('PVM').getDefaultCodec();
+  const [signed] = avaxSerial.SignedTx.fromBytes(new Uint8Array(txBytes.subarray(2)), codec);
+  const w = Buffer.from(signed.unsignedTx.message.bytes);
+  const payload = w.subarray(42, 42 + w.readUInt32BE(38));
+  const src = payload.readUInt32BE(6);
+  const inner = payload.subarray(14 + src, 14 + src + payload.readUInt32BE(10 + src));
+  assert.equal(inner.readUInt32BE(2), 3, 'an L1ValidatorWeight message');
+  return inner;
+}
+
 async function post(a, body) {
   const r = await fetch(a.url + PATH, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
   return { status: r.status, text: await r.text() };
@@ -266,6 +280,11 @@ test('GET by txHash: each L1 tx kind builds its message, which every honest vali
       if (type === '35') {
         const bytes = Buffer.from(sql(`SELECT ${hexCol('bytes')} FROM txs WHERE chain = 0 AND id = ${blob(id)}`), 'hex');
         assert.equal(mm[3], cb58(sha256(conversionMessage(bytes))), `${name}: the conversion message`);
+      }
+      // a weight: the same L1ValidatorWeight, from the P-chain (a weight of 0 is a removal: below)
+      if (type === '37') {
+        const inner = weightMessageOf(Buffer.from(sql(`SELECT ${hexCol('bytes')} FROM txs WHERE chain = 0 AND id = ${blob(id)}`), 'hex'));
+        if (inner.readBigUInt64BE(46) !== 0n) assert.equal(mm[3], cb58(sha256(warp(addressedCall(inner)))), `${name}: the weight message`);
       }
       // a registration: L1ValidatorRegistration(validationID, registered now)
       if (type === '36') {
