@@ -120,8 +120,8 @@ static bool origin_allowed(const sl_api *a, const char *origin)
 
 /* ---- routes --------------------------------------------------------------------- */
 
-/* Match path against a pattern, capturing {network}, {blockchainId}, {assetId}, {nodeId}, {chainId},
- * {address} into r (when r). */
+/* Match path against a pattern, capturing {network}, {blockchainId}, {assetId}, {nodeId},
+ * {operationId}, {chainId}, {address}, {txHash} into r (when r). */
 static bool match(const char *pattern, const char *path, api_req *r)
 {
 	const char *p = pattern, *q = path;
@@ -156,6 +156,8 @@ static bool match(const char *pattern, const char *path, api_req *r)
 				r->chainId = v;
 			else if (nl == 7 && !strncmp(p + 1, "address", 7))
 				r->address = v;
+			else if (nl == 6 && !strncmp(p + 1, "txHash", 6))
+				r->txHash = v;
 		}
 		p = pe + 1;
 		q += n;
@@ -677,6 +679,10 @@ fail:
 	sl_api_free(a);
 	return NULL;
 }
+
+uint32_t sl_api_network_id(const sl_api *a) { return a->net.id; }
+
+void sl_api_set_sigagg(sl_api *a, const struct sl_sigagg_source *src) { a->cfg.sigagg = src; }
 
 uint16_t sl_api_port(const sl_api *a) { return sl_http_server_port(a->http); }
 
