@@ -238,6 +238,26 @@ static void sleep_ms(const sl_evm_indexer *ix, unsigned ms)
 	}
 }
 
+/* The store's connection: one for every chain (the store's writer has one), borrowed for each
+ * read and each batch, so the chains' transactions take turns. NULL only when stopping. */
+static sl_conn *conn_get(chain *c)
+{
+	char err[256];
+	while (!c->conn && !stopping(c->ix)) {
+		if ((c->conn = sl_db_acquire(c->ix->db, 1000, err)))
+			break;
+		SL_LOG(c->log, SL_DEBUG, "evm %llu: store: %s", (unsigned long long)c->cfg->id, err);
+	}
+	return c->conn;
+}
+
+static void conn_put(chain *c)
+{
+	if (c->conn)
+		sl_db_release(c->ix->db, c->conn);
+	c->conn = NULL;
+}
+
 /* ---- JSON-RPC ----------------------------------------------------------------------- */
 
 /* Call method with params (JSON text); *result spans c->resp. */
@@ -334,15 +354,20 @@ static bool token_known(chain *c, const uint8_t a[20])
 {
 	if (known_has(c, a))
 		return true;
-	sl_stmt *s = sl_stmt_get(c->conn, &q_token_known);
-	if (!s)
+	if (!conn_get(c))
 		return false;
+	sl_stmt *s = sl_stmt_get(c->conn, &q_token_known);
+	if (!s) {
+		conn_put(c);
+		return false;
+	}
 	sl_bind_i64(s, 0, (int64_t)c->cfg->id);
 	sl_bind_blob(s, 1, a, 20);
 	bool found = false;
 	sl_err e = sl_stmt_query(s);
 	while (!e && sl_stmt_next(s, &e))
 		found = true;
+	conn_put(c);
 	if (found)
 		known_add(c, a);
 	return found;
@@ -936,15 +961,20 @@ static sl_err write_batch(chain *c, blk *batch, size_t nb)
 /* head and catch-up time while idle, for the API's lag */
 static void write_status(chain *c)
 {
-	sl_stmt *s = sl_stmt_get(c->conn, &q_status);
-	if (!s)
+	if (!conn_get(c))
 		return;
+	sl_stmt *s = sl_stmt_get(c->conn, &q_status);
+	if (!s) {
+		conn_put(c);
+		return;
+	}
 	sl_bind_i64(s, 0, (int64_t)atomic_load(&c->head));
 	sl_bind_i64(s, 1, atomic_load(&c->caught_up_ms));
 	sl_bind_i64(s, 2, (int64_t)c->cfg->id);
 	if (sl_stmt_exec(s))
 		SL_LOG(c->log, SL_DEBUG, "evm %llu: status: %s", (unsigned long long)c->cfg->id,
 		       sl_conn_error(c->conn));
+	conn_put(c);
 }
 
 /* ---- the chain's thread ------------------------------------------------------------------ */
@@ -1022,21 +1052,16 @@ static void *chain_main(void *arg)
 	unsigned backoff = 100;
 	unsigned batch = ix->cfg.batch;
 	int64_t next_status = 0;
-	while (!stopping(ix)) {
-		if (!c->conn && !(c->conn = sl_db_acquire(ix->db, 1000, err))) {
-			SL_LOG(c->log, SL_ERROR, "evm %llu: store: %s", (unsigned long long)c->cfg->id, err);
-			sleep_ms(ix, 1000);
-			continue;
+	while (conn_get(c)) {
+		sl_err e = read_cursor(c);
+		if (!e) {
+			conn_put(c);
+			break;
 		}
-		if (read_cursor(c)) {
-			SL_LOG(c->log, SL_ERROR, "evm %llu: cannot read the cursor: %s",
-			       (unsigned long long)c->cfg->id, sl_conn_error(c->conn));
-			sl_db_release(ix->db, c->conn);
-			c->conn = NULL;
-			sleep_ms(ix, 1000);
-			continue;
-		}
-		break;
+		SL_LOG(c->log, SL_ERROR, "evm %llu: cannot read the cursor: %s", (unsigned long long)c->cfg->id,
+		       sl_conn_error(c->conn));
+		conn_put(c);
+		sleep_ms(ix, 1000);
 	}
 	atomic_store(&c->applied, c->next);
 	/* the block before the cursor must be the one the store holds */
@@ -1145,22 +1170,17 @@ static void *chain_main(void *arg)
 			continue;
 		/* a failing write (store away, a deadlock with another chain's batch) is retried */
 		unsigned wb = 100;
-		while ((e = write_batch(c, c->batch, nb)) && !stopping(ix)) {
-			SL_LOG(c->log, SL_ERROR,
-			       "evm %llu: cannot write blocks %llu..%llu: %s (%s); retrying",
+		while (conn_get(c) && (e = write_batch(c, c->batch, nb))) {
+			SL_LOG(c->log, SL_ERROR, "evm %llu: cannot write blocks %llu..%llu: %s (%s); retrying",
 			       (unsigned long long)c->cfg->id, (unsigned long long)c->next,
-			       (unsigned long long)(c->next + nb - 1), sl_conn_error(c->conn),
-			       sl_err_name(e));
-			if (e == SL_ERR_UNAVAILABLE) {
-				sl_db_release(ix->db, c->conn);
-				while (!(c->conn = sl_db_acquire(ix->db, 1000, err)) && !stopping(ix))
-					sleep_ms(ix, wb);
-				if (!c->conn)
-					break;
-			}
+			       (unsigned long long)(c->next + nb - 1), sl_conn_error(c->conn), sl_err_name(e));
+			conn_put(c); /* a connection whose server went away is dropped: the next is fresh */
 			sleep_ms(ix, wb);
 			wb = wb * 2 > 5000 ? 5000 : wb * 2;
 		}
+		if (!c->conn)
+			e = SL_ERR_UNAVAILABLE; /* stopping before the batch was written */
+		conn_put(c);
 		if (!e) {
 			const evm_block *last = &c->batch[nb - 1].b;
 			c->next = last->number + 1;
@@ -1173,8 +1193,6 @@ static void *chain_main(void *arg)
 			backoff = 100;
 		}
 		release_batch(c, nb);
-		if (!c->conn)
-			break;
 		progress(c);
 	}
 out:
@@ -1319,8 +1337,7 @@ void sl_evm_free(sl_evm_indexer *ix)
 		chain *c = &ix->chains[i];
 		if (c->started)
 			pthread_join(c->thread, NULL);
-		if (c->conn)
-			sl_db_release(ix->db, c->conn);
+		conn_put(c);
 		sl_http_client_free(c->hc);
 		sl_buf_release(&c->resp);
 		sl_buf_release(&c->req);
