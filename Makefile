@@ -8,7 +8,7 @@ CSTD      = -std=c11 -D_GNU_SOURCE
 WARN      = -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
             -Wno-unused-parameter -Wvla -Wformat=2 -Wno-format-truncation
 INC       = -Isrc -Ibuild/blst/include -Ibuild/gen $(shell pkg-config --cflags-only-I libpq 2>/dev/null)
-PKGS      = jansson sqlite3 lmdb libsecp256k1 libcrypto libcurl libpq
+PKGS      = jansson sqlite3 lmdb libsecp256k1 libcrypto libssl libcurl libpq libprotobuf-c libzstd
 DEPLIBS   = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpthread -ldl -lm
 BLSTLIB   = build/blst/libblst.a
 
@@ -18,7 +18,9 @@ ASAN_CFLAGS = $(CSTD) $(WARN) $(INC) -O1 -g -fno-omit-frame-pointer \
 REL_LIBS    = $(DEPLIBS) -lprofiler -ltcmalloc
 ASAN_LIBS   = $(DEPLIBS) -lprofiler -fsanitize=address,undefined
 
-LIB_SRC   = $(shell find src -name '*.c' ! -name main.c | sort)
+# The p2p layer's protobuf messages (src/p2p/wire.proto), compiled by protoc-c into build/gen/p2p.
+GEN_SRC   = build/gen/p2p/wire.pb-c.c
+LIB_SRC   = $(shell find src -name '*.c' ! -name main.c | sort) $(GEN_SRC)
 TEST_SRC  = $(wildcard tests/unit/test_*.c)
 FUZZ_SRC  = $(wildcard fuzz/fuzz_*.c)
 
@@ -41,6 +43,15 @@ build/gen/version_gen.h: FORCE
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
 build/rel/src/util/version.o build/asan/src/util/version.o build/fuzzlib/src/util/version.o: build/gen/version_gen.h
 FORCE:
+
+build/gen/p2p/wire.pb-c.c build/gen/p2p/wire.pb-c.h &: src/p2p/wire.proto build/.deps
+	@mkdir -p build/gen/p2p
+	@echo "  PROTOC  $<"
+	@protoc-c --proto_path=src/p2p --c_out=build/gen/p2p $<
+# protoc-c's initializer macros leave out braces; src/p2p uses its _init() functions instead.
+build/rel/build/gen/%.o build/asan/build/gen/%.o: WARN += -Wno-missing-braces
+P2P_OBJ   = $(foreach d,rel asan fuzzlib,$(patsubst %.c,build/$(d)/%.o,$(wildcard src/p2p/*.c)))
+$(P2P_OBJ): build/gen/p2p/wire.pb-c.h
 
 deps: build/.deps
 build/.deps: scripts/deps.sh

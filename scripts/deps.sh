@@ -5,6 +5,7 @@ set -eu
 PKGS="build-essential pkg-config clang libclang-rt-14-dev llvm
 libjansson-dev libsqlite3-dev liblmdb-dev libsecp256k1-dev
 libssl-dev libcurl4-openssl-dev libpq-dev libcmocka-dev libgoogle-perftools-dev clang-format
+protobuf-c-compiler libprotobuf-c-dev libzstd-dev
 google-perftools lmdb-utils sqlite3 curl ca-certificates wrk nginx-light postgresql-15 nodejs npm"
 missing=""
 for p in $PKGS; do

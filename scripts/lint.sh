@@ -3,7 +3,7 @@
 # checks"). Exit 1 and a line per finding when one fails.
 #   format    every tracked C file matches .clang-format (clang-format --dry-run)
 #   layers    a folder of src/ includes only folders to its left in
-#             util → crypto → codec → store, http → node, devnet, index, api → cmd
+#             util → crypto → codec → store, http, p2p → node, devnet, index, api → cmd
 #   libraries each third-party header is included from one place only
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -20,7 +20,7 @@ else
 fi
 
 # ---- layers: the tier of each folder; an include may only go to a lower tier or its own folder
-declare -A tier=([util]=0 [crypto]=1 [codec]=2 [store]=3 [http]=3 [node]=4 [devnet]=4 [index]=4 [api]=4 [cmd]=5)
+declare -A tier=([util]=0 [crypto]=1 [codec]=2 [store]=3 [http]=3 [p2p]=3 [node]=4 [devnet]=4 [index]=4 [api]=4 [cmd]=5)
 for f in $(printf '%s\n' $files | grep '^src/[a-z]*/'); do
 	dir=${f#src/}; dir=${dir%%/*}
 	[ -n "${tier[$dir]:-}" ] || { say "$f: folder src/$dir has no tier (scripts/lint.sh)"; continue; }
@@ -47,4 +47,6 @@ check_lib openssl 'openssl/' '^src/crypto/'
 check_lib secp256k1 'secp256k1' '^src/crypto/'
 check_lib blst 'blst' '^src/crypto/'
 check_lib gperftools 'gperftools/' '^src/node/'
+check_lib protobuf-c 'protobuf-c/' '^src/p2p/'
+check_lib zstd 'zstd\.h' '^src/p2p/'
 exit $bad

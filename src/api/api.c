@@ -121,7 +121,7 @@ static bool origin_allowed(const sl_api *a, const char *origin)
 /* ---- routes --------------------------------------------------------------------- */
 
 /* Match path against a pattern, capturing {network}, {blockchainId}, {assetId}, {nodeId}, {chainId},
- * {address} into r (when r). */
+ * {address}, {txHash} into r (when r). */
 static bool match(const char *pattern, const char *path, api_req *r)
 {
 	const char *p = pattern, *q = path;
@@ -154,6 +154,8 @@ static bool match(const char *pattern, const char *path, api_req *r)
 				r->chainId = v;
 			else if (nl == 7 && !strncmp(p + 1, "address", 7))
 				r->address = v;
+			else if (nl == 6 && !strncmp(p + 1, "txHash", 6))
+				r->txHash = v;
 		}
 		p = pe + 1;
 		q += n;
@@ -663,6 +665,10 @@ fail:
 	sl_api_free(a);
 	return NULL;
 }
+
+uint32_t sl_api_network_id(const sl_api *a) { return a->net.id; }
+
+void sl_api_set_sigagg(sl_api *a, const struct sl_sigagg_source *src) { a->cfg.sigagg = src; }
 
 uint16_t sl_api_port(const sl_api *a) { return sl_http_server_port(a->http); }
 

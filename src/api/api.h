@@ -39,6 +39,10 @@ typedef struct sl_api_config {
 	size_t cache_bytes;  /* whole responses of the read routes, until the store changes (0: none;
 				snowline api --cache-mb, SL_API_CACHE_MB by default) */
 	sl_metrics *metrics; /* shared with an indexer in the same process (snowline up), or NULL */
+	/* signature aggregation: where validators are asked (api/sigagg.h; the p2p client, wired by
+	 * cmd); NULL: the aggregation routes answer 503 */
+	const struct sl_sigagg_source *sigagg;
+	unsigned sigagg_timeout_ms; /* how long one aggregation waits for answers (0: the default) */
 } sl_api_config;
 
 typedef struct sl_api sl_api;
@@ -46,6 +50,10 @@ typedef struct sl_api sl_api;
 /* Open the store (read-only), load the keys, bind; NULL with err. */
 sl_api *sl_api_new(const sl_api_config *cfg, char err[512]);
 uint16_t sl_api_port(const sl_api *a);
+/* The network id of the store it serves (known once sl_api_new returned). */
+uint32_t sl_api_network_id(const sl_api *a);
+/* Where signature aggregation asks validators (before sl_api_run; it must outlive the API). */
+void sl_api_set_sigagg(sl_api *a, const struct sl_sigagg_source *src);
 /* Serve until *stop; 0 on a clean stop. */
 int sl_api_run(sl_api *a, volatile sig_atomic_t *stop);
 void sl_api_free(sl_api *a);

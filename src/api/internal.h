@@ -149,6 +149,9 @@ int api_get_chain(api_req *r);
 int api_get_native_balance(api_req *r);
 int api_get_deployment(api_req *r);
 int api_list_icm_messages(api_req *r);
+/* signature aggregation (sigagg_api.c): a body of its own (sigagg.h), no table parameters */
+int api_post_aggregate(api_req *r);
+int api_get_aggregate(api_req *r);
 
 extern const api_route api_routes[];
 extern const size_t api_nroutes;
@@ -199,6 +202,7 @@ struct api_req {
 	const char *chain_raw; /* {blockchainId} as sent */
 	const char *assetId, *nodeId;  /* other path variables, raw */
 	const char *chainId, *address; /* the EVM routes' path variables, raw */
+	const char *txHash;	       /* {txHash} (signature aggregation), raw */
 	sl_conn *db;
 	sl_jw w;
 	uint8_t list_id[16];

@@ -251,5 +251,18 @@ const api_route api_routes[] = {
 	      API_NO_CHAINS, p_deployment, api_get_deployment),
 	ROUTE("GET", "/v1/icm/addresses/{address}/messages", "icm_messages", API_NO_CHAINS, p_icm_messages,
 	      api_list_icm_messages),
+	/* signature aggregation (sigagg_api.c): the POST body is its own (sigagg.h); 201 upstream */
+	{ .method = "POST",
+	  .path = "/v1/signatureAggregator/{network}/aggregateSignatures",
+	  .name = "aggregate_signatures",
+	  .chains = API_NO_CHAINS,
+	  .fn = api_post_aggregate,
+	  .upstream_201 = true },
+	{ .method = "GET",
+	  .path = "/v1/signatureAggregator/{network}/aggregateSignatures/{txHash}",
+	  .name = "aggregate_signatures_tx",
+	  .chains = API_NO_CHAINS,
+	  .fn = api_get_aggregate,
+	  .upstream_201 = true },
 };
 const size_t api_nroutes = SL_ARRAY_LEN(api_routes);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "api/api.h"
+#include "api/sigagg_peers.h"
 #include "cmd/cmd.h"
 #include "cmd/wiring.h"
 #include "util/config.h"
@@ -15,7 +16,8 @@
 
 typedef struct api_opts {
 	const char *store, *data_dir, *host, *keys, *origins, *compat, *log_level, *config_file, *new_key;
-	uint64_t port, threads, max_body, anon_rate, key_rate, cache_mb;
+	const char *peers_from;
+	uint64_t port, threads, max_body, anon_rate, key_rate, cache_mb, peers_refresh, sigagg_timeout;
 	bool help;
 } api_opts;
 
@@ -42,6 +44,12 @@ static const sl_opt opts[] = {
 	  "MiB of whole responses kept until the store changes (0: none)" },
 	{ "compat", SL_OPT_STR, O(compat), "spec", 0,
 	  "'spec', or 'upstream' for the hosted Data API's behaviour where they differ" },
+	{ "peers-from", SL_OPT_STR, O(peers_from), NULL, 0,
+	  "signature aggregation: a trusted node's URL whose info.peers says where validators are" },
+	{ "peers-refresh-s", SL_OPT_U64, O(peers_refresh), "30", 86400,
+	  "seconds between two reads of --peers-from's info.peers" },
+	{ "sigagg-timeout-ms", SL_OPT_U64, O(sigagg_timeout), "10000", 600000,
+	  "how long one signature aggregation waits for the validators' answers" },
 	{ "log-level", SL_OPT_STR, O(log_level), "info", 0, "verbo debug trace info warn error fatal off" },
 	{ "new-key", SL_OPT_STR, O(new_key), NULL, 0,
 	  "print a new API key for NAME and its keys-file line, then exit" },
@@ -94,12 +102,27 @@ int cmd_api(int argc, char **argv)
 			     .key_burst = 2.0 * (double)o.key_rate,
 			     .allowed_origins = o.origins,
 			     .cache_bytes = (size_t)o.cache_mb << 20,
-			     .compat = compat };
+			     .compat = compat,
+			     .sigagg_timeout_ms = (unsigned)o.sigagg_timeout };
 	sl_api *a = sl_api_new(&ac, err);
 	if (!a) {
 		fprintf(stderr, "snowline api: %s\n", err);
 		rc = 1;
 		goto out;
+	}
+	/* signature aggregation asks the validators the trusted node knows, on this store's network */
+	sl_sigagg_p2p *sp = NULL;
+	if (o.peers_from) {
+		sl_sigagg_p2p_config pc = { .peers_url = o.peers_from,
+					    .network_id = sl_api_network_id(a),
+					    .refresh_s = (unsigned)o.peers_refresh };
+		if (!(sp = sl_sigagg_p2p_new(&pc, err))) {
+			fprintf(stderr, "snowline api: %s\n", err);
+			sl_api_free(a);
+			rc = 1;
+			goto out;
+		}
+		sl_api_set_sigagg(a, sl_sigagg_p2p_source(sp));
 	}
 	/* Tests and scripts wait for this line. */
 	fprintf(stderr, "snowline api: listening on http://%s:%u (store %s)\n", o.host, sl_api_port(a),
@@ -107,6 +130,7 @@ int cmd_api(int argc, char **argv)
 	fflush(stderr);
 	rc = sl_api_run(a, &stop);
 	sl_api_free(a);
+	sl_sigagg_p2p_free(sp);
 out:
 	sl_config_release(&cfg);
 	return rc;

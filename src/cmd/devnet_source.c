@@ -233,6 +233,7 @@ typedef struct run {
 	/* live steps: seconds per step, as runs (first step, seconds) */
 	uint64_t steps, (*runs)[2];
 	size_t nruns;
+	sl_devnet_p2p *p2p; /* the validators' p2p listeners, or NULL */
 } run;
 
 static sl_err sink(void *ctx, sl_ikind kind, const uint8_t id[32], int64_t ts_ns, const uint8_t *bytes,
@@ -645,6 +646,18 @@ static void run_devnet(void *ctx, sl_feed *f)
 	if (r.steps > from)
 		SL_LOG(r.log, SL_INFO, "devnet: replayed live steps %llu to %llu",
 		       (unsigned long long)from + 1, (unsigned long long)r.steps);
+	if (src->p2p_port) {
+		r.p2p = sl_devnet_p2p_start(r.d,
+					    &(sl_devnet_p2p_options){ .base_port = src->p2p_port,
+								      .policy = src->p2p_policy },
+					    err);
+		if (!r.p2p) {
+			sl_feed_fail(f, "%s", err);
+			goto out;
+		}
+		SL_LOG(r.log, SL_INFO, "devnet: validators answer on p2p from 127.0.0.1:%u (node i: + 2i)",
+		       src->p2p_port);
+	}
 	write_manifest(f, r.d);
 	if (fresh || r.steps > from)
 		write_snapshot(&r);
@@ -691,6 +704,7 @@ static void run_devnet(void *ctx, sl_feed *f)
 	if (dirty && !e)
 		write_snapshot(&r); /* a clean stop: the next start continues from here */
 out:
+	sl_devnet_p2p_stop(r.p2p);
 	free(r.runs);
 	sl_devnet_free(r.d);
 }

@@ -20,11 +20,13 @@
 typedef struct node_opts {
 	const char *http_host, *data_dir, *profile_dir, *plugin_dir, *log_dir, *log_level, *log_display_level;
 	const char *import, *follow, *compat, *allowed_hosts, *allowed_origins, *config_file;
-	const char *x_chain_id, *c_chain_id, *avax_asset_id, *devnet_seed, *devnet_network;
+	const char *x_chain_id, *c_chain_id, *avax_asset_id, *devnet_seed, *devnet_network,
+		*devnet_p2p_policy;
 	uint64_t http_port, network_id, http_max_body, http_threads, follow_poll_ms;
 	uint64_t http_max_connections, http_read_header_timeout, http_read_timeout, http_write_timeout;
 	uint64_t http_idle_timeout;
 	uint64_t devnet_txs, devnet_accounts, devnet_validators, devnet_start_time, devnet_interval_ms;
+	uint64_t devnet_p2p_port;
 	bool index_enabled, index_allow_incomplete, admin_enabled, devnet, help;
 } node_opts;
 
@@ -91,6 +93,11 @@ static const sl_opt opts[] = {
 	  "unix time of the devnet's first block" },
 	{ "devnet-interval-ms", SL_OPT_U64, O(devnet_interval_ms), "2000", 3600000,
 	  "live block period of the devnet (0: history only); chain time moves interval/1000 + 1 s a step" },
+	{ "devnet-p2p-port", SL_OPT_U64, O(devnet_p2p_port), "0", 65535,
+	  "the devnet's validators answer ACP-118 signature requests over avalanchego's p2p protocol, node i "
+	  "on 127.0.0.1 port N + 2i (0: not at all); info.peers lists them (docs/p2p.md)" },
+	{ "devnet-p2p-policy", SL_OPT_STR, O(devnet_p2p_policy), "", 0,
+	  "how devnet validators answer, by node index: e.g. 0=absent,3=slow:800,4=wrong,5=silent (others honest)" },
 	{ "network", SL_OPT_STR, O(devnet_network), "local", 0,
 	  "whose ids the devnet carries: local (12345, ids from the seed), fuji or mainnet (their ids)" },
 	{ "compat", SL_OPT_STR, O(compat), "spec", 0,
@@ -203,6 +210,8 @@ sl_node *cmd_node_open(int argc, char **argv, int *rc_out)
 			goto out;
 		}
 		dsrc.interval_ms = (unsigned)o.devnet_interval_ms;
+		dsrc.p2p_port = (uint16_t)o.devnet_p2p_port;
+		dsrc.p2p_policy = o.devnet_p2p_policy;
 		nc.network_id = dsrc.cfg.network_id;
 		producer = sl_devnet_producer(&dsrc);
 		nc.producer = &producer;

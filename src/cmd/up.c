@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 #include "api/api.h"
+#include "api/sigagg_peers.h"
 #include "cmd/cmd.h"
 #include "cmd/wiring.h"
 #include "index/index.h"
@@ -345,6 +346,13 @@ int cmd_up(int argc, char **argv)
 		fprintf(stderr, "snowline up: %s\n", err);
 		goto done_index;
 	}
+	/* signature aggregation asks the validators its node lists (a failure leaves it off, logged) */
+	sl_sigagg_p2p_config pc = { .peers_url = node_url, .network_id = sl_api_network_id(api) };
+	sl_sigagg_p2p *sp = sl_sigagg_p2p_new(&pc, err);
+	if (sp)
+		sl_api_set_sigagg(api, sl_sigagg_p2p_source(sp));
+	else
+		fprintf(stderr, "snowline up: signature aggregation is off: %s\n", err);
 	char api_url[300];
 	snprintf(api_url, sizeof api_url, "http://%s:%u", o.host, sl_api_port(api));
 	const char *net = sl_indexer_network(index.ix);
@@ -366,6 +374,7 @@ int cmd_up(int argc, char **argv)
 		pthread_join(index.thread, NULL);
 	index.running = false;
 	sl_api_free(api);
+	sl_sigagg_p2p_free(sp);
 	if (index.rc)
 		rc = 1;
 done_index:

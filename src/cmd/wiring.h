@@ -19,7 +19,9 @@
 /* devnet_source.c: the devnet as a node producer. `src` must outlive the node. */
 typedef struct sl_devnet_source {
 	sl_devnet_config cfg;
-	unsigned interval_ms; /* live step period; 0 = no new live steps */
+	unsigned interval_ms;	/* live step period; 0 = no new live steps */
+	uint16_t p2p_port;	/* the validators' p2p listeners from this port (node i: + 2i); 0: none */
+	const char *p2p_policy; /* their policies (devnet.h's sl_devnet_p2p_options) */
 } sl_devnet_source;
 sl_node_producer sl_devnet_producer(const sl_devnet_source *src);
 

@@ -124,6 +124,16 @@ void sl_bls_pop_sign(const sl_bls_sk *sk, sl_bls_sig *pop)
 	sign_dst(sk, b, sizeof b, dst_pop, sizeof dst_pop - 1, pop);
 }
 
+void sl_bls_sign_pop_dst(const sl_bls_sk *sk, const uint8_t *msg, size_t len, sl_bls_sig *sig)
+{
+	sign_dst(sk, msg, len, dst_pop, sizeof dst_pop - 1, sig);
+}
+
+bool sl_bls_verify_pop_dst(const sl_bls_pk *pk, const sl_bls_sig *sig, const uint8_t *msg, size_t len)
+{
+	return verify_dst(pk, sig, msg, len, dst_pop, sizeof dst_pop - 1);
+}
+
 bool sl_bls_pop_verify(const sl_bls_pk *pk, const sl_bls_sig *pop)
 {
 	uint8_t b[SL_BLS_PK_LEN];

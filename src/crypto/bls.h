@@ -74,6 +74,10 @@ SL_MUST_USE bool sl_bls_verify(const sl_bls_pk *pk, const sl_bls_sig *sig, const
 /* Proof of possession: a signature of the compressed public key under SL_BLS_DST_POP. */
 void sl_bls_pop_sign(const sl_bls_sk *sk, sl_bls_sig *pop);
 SL_MUST_USE bool sl_bls_pop_verify(const sl_bls_pk *pk, const sl_bls_sig *pop);
+/* Any message under SL_BLS_DST_POP: avalanchego's SignProofOfPossession, which signs a peer's IP. */
+void sl_bls_sign_pop_dst(const sl_bls_sk *sk, const uint8_t *msg, size_t len, sl_bls_sig *sig);
+SL_MUST_USE bool sl_bls_verify_pop_dst(const sl_bls_pk *pk, const sl_bls_sig *sig, const uint8_t *msg,
+				       size_t len);
 
 /*
  * Aggregation. The running sums keep projective points, so adding n keys

@@ -19,6 +19,8 @@
 #define SL_DEVNET_H
 
 #include "codec/l1.h"
+#include "codec/warp.h"
+#include "p2p/p2p.h"
 #include "store/containers.h"
 #include "util/buf.h"
 
@@ -130,5 +132,46 @@ void sl_devnet_account_of(const sl_devnet_config *cfg, uint32_t i, char chain, c
  */
 SL_MUST_USE sl_err sl_devnet_snapshot(const sl_devnet *d, sl_buf *out);
 SL_MUST_USE sl_err sl_devnet_restore(sl_devnet *d, const uint8_t *p, size_t len, char why[256]);
+
+/*
+ * The devnet's validators on avalanchego's p2p protocol (p2p.c, docs/p2p.md):
+ * every node of the devnet listens with its own staking certificate and BLS
+ * key and answers ACP-118 signature requests, each with a policy (honest,
+ * absent, silent, slow, wrong) so that tests can exercise quorums.
+ *
+ * What an honest validator signs is decided by `verify` (called from the
+ * listeners' threads, so it must not touch the devnet's state without a
+ * lock of its own): SL_OK to sign (BLS, signature DST, over the unsigned
+ * message bytes, as avalanchego's warp signer does), or an error with an
+ * AppError code and reason. NULL: the default rule — the message parses as
+ * an unsigned warp message of this network whose source chain is the P-, X-
+ * or C-chain.
+ */
+typedef sl_err (*sl_devnet_warp_verify_fn)(void *ctx, uint32_t node, const sl_warp_unsigned *msg,
+					   const uint8_t *justification, size_t justification_len,
+					   int32_t *code, char why[256]);
+
+typedef struct sl_devnet_p2p_options {
+	const char *host;   /* "127.0.0.1" when NULL */
+	uint16_t base_port; /* node i listens on base_port + 2i; 0: any free port per node */
+	/* Policies by node index: "" (all honest), or e.g. "0=absent,3=slow:800,4=wrong,5=silent". */
+	const char *policy;
+	sl_devnet_warp_verify_fn verify; /* NULL: the default rule above */
+	void *verify_ctx;
+} sl_devnet_p2p_options;
+
+typedef struct sl_devnet_p2p sl_devnet_p2p;
+
+/*
+ * Start a listener per node; from now on sl_devnet_peers_write gives each
+ * node's real address. NULL with err on a bad policy or a port in use. Stop
+ * it before the devnet is freed.
+ */
+sl_devnet_p2p *sl_devnet_p2p_start(sl_devnet *d, const sl_devnet_p2p_options *o, char err[256]);
+/* Node i's bound port (0 while absent or out of range). */
+uint16_t sl_devnet_p2p_port(const sl_devnet_p2p *p, uint32_t node);
+SL_MUST_USE sl_err sl_devnet_p2p_set_policy(sl_devnet_p2p *p, uint32_t node, sl_p2p_policy policy,
+					    int slow_ms);
+void sl_devnet_p2p_stop(sl_devnet_p2p *p);
 
 #endif

@@ -9,7 +9,8 @@
  * changes no history:
  *   ip, publicIP    127.0.0.1:(9651 + 2 × node index), avalanchego's local-network
  *                   staking ports (node i: HTTP 9650 + 2i, p2p 9651 + 2i), taken
- *                   modulo 27,943 nodes so the port stays below 65,536
+ *                   modulo 27,943 nodes so the port stays below 65,536; while the
+ *                   devnet's p2p listeners run (p2p.c), the port each node listens on
  *   version         "avalanchego/1.14.2" (6 in 10), "avalanchego/1.14.1" (3 in 10)
  *                   or "avalanchego/1.14.0" (1 in 10)
  *   upgradeTime     the devnet's last upgrade (Durango, which also opens Etna here)
@@ -114,8 +115,12 @@ void dn_peers(const dn_world *w, sl_jw *j)
 		memcpy(in, v[i].tx_id, 32);
 		memcpy(in + 32, "peer", 4);
 		sl_sha256(in, sizeof in, h);
-		char ip[32];
-		snprintf(ip, sizeof ip, "127.0.0.1:%u", 9651u + 2u * (v[i].node % 27943u));
+		char ip[96];
+		if (w->p2p_ports && w->p2p_ports[v[i].node])
+			snprintf(ip, sizeof ip, strchr(w->p2p_host, ':') ? "[%s]:%u" : "%s:%u", w->p2p_host,
+				 w->p2p_ports[v[i].node]);
+		else
+			snprintf(ip, sizeof ip, "127.0.0.1:%u", 9651u + 2u * (v[i].node % 27943u));
 		sl_jw_obj(j);
 		sl_jw_key(j, "ip");
 		sl_jw_str(j, ip);

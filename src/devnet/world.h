@@ -155,7 +155,9 @@ typedef struct dn_world {
 	uint32_t nkeys;
 	dn_node *nodes;
 	uint32_t nnodes;
-	dn_utxos utxos[DN_CHAINS];	       /* P and X (C has accounts: cchain.c) */
+	uint16_t *p2p_ports;	   /* nnodes entries while the p2p listeners run (p2p.c), else NULL */
+	char p2p_host[64];	   /* their address */
+	dn_utxos utxos[DN_CHAINS]; /* P and X (C has accounts: cchain.c) */
 	dn_utxos shared[DN_CHAINS][DN_CHAINS]; /* shared[dst][src]: exported to dst from src */
 	uint64_t now;			       /* the clock: unix seconds */
 	uint64_t supply;		       /* current AVAX supply (rewards mint) */
