@@ -1,4 +1,4 @@
-// evm-seed.mjs — bench/evm.sh's EVM history and its baseline reader (issue #13's bench).
+// evm-seed.mjs — bench/evm.sh's EVM history (issue #13's bench).
 //
 //   node bench/evm-seed.mjs seed OUT.json
 //     Starts two anvil chains (tests/e2e/evm-lib.mjs: the project's own test contracts) and fills
@@ -11,12 +11,6 @@
 //     URLs, ids, heads and tx counts, the messenger, contracts to ask getDeployment about, the
 //     addresses with most ICM messages), then keeps the chains up until SIGTERM or SIGINT.
 //
-//   node bench/evm-seed.mjs read CONCURRENCY URL:FROM:TO [URL:FROM:TO ...]
-//     The baseline: what `snowline index --evm-chain` asks of each chain, with no store. Per
-//     chain, one client at a time (the indexer's thread per chain), chains at once: for each
-//     block eth_getBlockByNumber with txs, and for blocks with txs eth_getBlockReceipts and
-//     debug_traceBlockByNumber with the callTracer, each answer parsed as JSON. CONCURRENCY
-//     clients per chain share its blocks (1: as the indexer). Prints one JSON line: blocks, txs, ms.
 import { writeFileSync, renameSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import {
@@ -215,46 +209,11 @@ async function seed(outFile) {
   }
 }
 
-async function read(conc, specs) {
-  const post = async (url, method, params) => {
-    const res = await fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ jsonrpc: '2.0', id: ++rid, method, params }) });
-    const body = JSON.parse(await res.text());
-    if (body.error) throw new Error(`${method}: ${body.error.message}`);
-    return body.result;
-  };
-  const t0 = process.hrtime.bigint();
-  let blocks = 0, txs = 0;
-  await Promise.all(specs.map(async (spec) => {
-    const m = /^(.*):(\d+):(\d+)$/.exec(spec);
-    if (!m) throw new Error(`read: ${spec} is not URL:FROM:TO`);
-    const url = m[1];
-    let next = Number(m[2]);
-    const to = Number(m[3]);
-    const worker = async () => {
-      while (next <= to) {
-        const n = next++;
-        const b = await post(url, 'eth_getBlockByNumber', [hex(n), true]);
-        if (num(b.number) !== n) throw new Error(`asked for block ${n}, got ${b.number}`);
-        blocks++;
-        if (!b.transactions.length) continue;
-        txs += b.transactions.length;
-        const r = await post(url, 'eth_getBlockReceipts', [hex(n)]);
-        const t = await post(url, 'debug_traceBlockByNumber', [hex(n), { tracer: 'callTracer' }]);
-        if (r.length !== b.transactions.length || t.length !== b.transactions.length) throw new Error(`block ${n}: receipts or traces missing`);
-      }
-    };
-    await Promise.all(Array.from({ length: conc }, worker));
-  }));
-  const ms = Number(process.hrtime.bigint() - t0) / 1e6;
-  console.log(JSON.stringify({ blocks, txs, ms: Math.round(ms) }));
-}
-
 const [mode, ...args] = process.argv.slice(2);
 try {
   if (mode === 'seed' && args.length === 1) await seed(args[0]);
-  else if (mode === 'read' && args.length >= 2 && /^[1-9][0-9]*$/.test(args[0])) await read(Number(args[0]), args.slice(1));
   else {
-    console.error('usage: evm-seed.mjs seed OUT.json | read CONCURRENCY URL:FROM:TO...');
+    console.error('usage: evm-seed.mjs seed OUT.json');
     process.exit(2);
   }
 } catch (e) {
