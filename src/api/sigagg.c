@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "codec/warp.h"
+#include "crypto/cb58.h"
 #include "util/u256.h"
 
 /* ---- the canonical set ------------------------------------------------------------- */
@@ -313,13 +314,15 @@ sl_err sl_sigagg_run(const sl_sigagg_set *set, const sl_sigagg_req *req, const s
 	check_pending(&r);
 	res->signed_weight = r.weight;
 	if (!r.nverified || !sl_sigagg_reaches(r.weight, set->total, req->quorum)) {
+		char mid[64];
+		sl_cb58_id(mid, um.id);
 		snprintf(
 			res->why, sizeof res->why,
 			"quorum not reached: validators of weight %llu of %llu signed (%zu of %zu asked answered, "
-			"%zu refused); %u%% needs %llu",
+			"%zu refused); %u%% needs %llu (message %s)",
 			(unsigned long long)r.weight, (unsigned long long)set->total, res->answers,
 			set->nnodes, res->bad, req->quorum,
-			(unsigned long long)(res->needed ? res->needed : 1));
+			(unsigned long long)(res->needed ? res->needed : 1), mid);
 		e = SL_ERR_UNAVAILABLE;
 		goto out;
 	}

@@ -67,14 +67,14 @@ export function startProc(args, { bin = BIN, ready, timeoutMs = 120000, what = a
 // store holds exactly the devnet's history. Resolves { dir, store, manifest, genesis, devnet, close() }.
 // backend: 'sqlite' (a file in the dataset's directory) or 'postgres' (a new database on the
 // server of $SNOWLINE_TEST_PG, dropped by close()).
-export async function makeDataset({ txs = 2000, bin = BIN, seed = 'snowline', backend = 'sqlite' } = {}) {
+export async function makeDataset({ txs = 2000, bin = BIN, seed = 'snowline', backend = 'sqlite', devnetArgs = [], intervalMs = 0 } = {}) {
   const dir = tempDir('snowline-dataapi-');
   const nodeDir = join(dir, 'node');
   // ready once it has written its history (and the manifest), which follows its listening line
   let devnet, index, api, store;
   try {
     devnet = await startProc(['devnet', '--http-port', '0', '--data-dir', nodeDir, '--network', 'fuji',
-      '--devnet-seed', seed, '--devnet-txs', String(txs), '--devnet-interval-ms', '0'],
+      '--devnet-seed', seed, '--devnet-txs', String(txs), '--devnet-interval-ms', String(intervalMs), ...devnetArgs],
     { bin, ready: /listening on (http:\/\/[^ ]+)[^]*devnet: ready in/, what: 'snowline devnet' });
     devnet.url = devnet.match[1];
     const manifest = parseBigJson(readFileSync(join(nodeDir, 'devnet-manifest.json'), 'utf8'));
