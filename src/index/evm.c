@@ -199,7 +199,7 @@ typedef struct chain {
 	uint8_t (*known)[20]; /* token addresses known to be stored (open addressing) */
 	size_t nknown;
 	blk *batch;
-	/* shown in progress */
+	/* shown in progress: blocks the node has (its latest number + 1), blocks applied (the cursor) */
 	_Atomic uint64_t head, applied, txs;
 	_Atomic bool caught_up, failed;
 	_Atomic int64_t caught_up_ms;
@@ -942,7 +942,7 @@ static sl_err write_batch(chain *c, blk *batch, size_t nb)
 			sl_bind_i64(s, 0, (int64_t)c->cfg->id);
 			sl_bind_i64(s, 1, (int64_t)last->number + 1);
 			sl_bind_blob(s, 2, last->hash, 32);
-			sl_bind_i64(s, 3, (int64_t)head);
+			sl_bind_i64(s, 3, (int64_t)head - 1); /* the node's latest block */
 			if (last->number + 1 >= head)
 				sl_bind_i64(s, 4, now_ms());
 			else
@@ -968,7 +968,7 @@ static void write_status(chain *c)
 		conn_put(c);
 		return;
 	}
-	sl_bind_i64(s, 0, (int64_t)atomic_load(&c->head));
+	sl_bind_i64(s, 0, (int64_t)atomic_load(&c->head) - 1);
 	sl_bind_i64(s, 1, atomic_load(&c->caught_up_ms));
 	sl_bind_i64(s, 2, (int64_t)c->cfg->id);
 	if (sl_stmt_exec(s))
@@ -1058,8 +1058,8 @@ static void *chain_main(void *arg)
 			conn_put(c);
 			break;
 		}
-		SL_LOG(c->log, SL_ERROR, "evm %llu: cannot read the cursor: %s", (unsigned long long)c->cfg->id,
-		       sl_conn_error(c->conn));
+		SL_LOG(c->log, SL_ERROR, "evm %llu: cannot read the cursor: %s",
+		       (unsigned long long)c->cfg->id, sl_conn_error(c->conn));
 		conn_put(c);
 		sleep_ms(ix, 1000);
 	}
@@ -1171,9 +1171,11 @@ static void *chain_main(void *arg)
 		/* a failing write (store away, a deadlock with another chain's batch) is retried */
 		unsigned wb = 100;
 		while (conn_get(c) && (e = write_batch(c, c->batch, nb))) {
-			SL_LOG(c->log, SL_ERROR, "evm %llu: cannot write blocks %llu..%llu: %s (%s); retrying",
+			SL_LOG(c->log, SL_ERROR,
+			       "evm %llu: cannot write blocks %llu..%llu: %s (%s); retrying",
 			       (unsigned long long)c->cfg->id, (unsigned long long)c->next,
-			       (unsigned long long)(c->next + nb - 1), sl_conn_error(c->conn), sl_err_name(e));
+			       (unsigned long long)(c->next + nb - 1), sl_conn_error(c->conn),
+			       sl_err_name(e));
 			conn_put(c); /* a connection whose server went away is dropped: the next is fresh */
 			sleep_ms(ix, wb);
 			wb = wb * 2 > 5000 ? 5000 : wb * 2;
@@ -1183,6 +1185,9 @@ static void *chain_main(void *arg)
 		conn_put(c);
 		if (!e) {
 			const evm_block *last = &c->batch[nb - 1].b;
+			SL_LOG(c->log, SL_DEBUG, "evm %llu: applied blocks %llu..%llu (%zu txs)",
+			       (unsigned long long)c->cfg->id, (unsigned long long)c->next,
+			       (unsigned long long)last->number, txs);
 			c->next = last->number + 1;
 			memcpy(c->last_hash, last->hash, 32);
 			c->has_last = true;

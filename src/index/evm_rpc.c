@@ -397,7 +397,7 @@ static sl_err frame(walk *w, sl_span v, uint32_t depth, bool reverted_above)
 		f->tx_idx = w->tx_idx;
 		f->n = w->n++;
 		f->depth = depth;
-		f->reverted = reverted;
+		f->reverted = reverted || reverted_above; /* a frame under a reverted one is undone with it */
 		f->created = is_create(f->kind) && f->has_to && !reverted && !reverted_above;
 		b->nframes++;
 	}

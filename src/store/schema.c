@@ -310,7 +310,8 @@ static const char *const v9[] = {
  *   icm: the ICM messenger's address (NULL: none is watched); network: "mainnet", "fuji" or
  *   "local" (the /v1/chains `network` filter); testnet: 0/1.
  * evm_cursors: per chain, the next block to read and the hash of the last one read, written in the
- *   transaction of the batch it follows (as `cursors` for the node's indexes).
+ *   transaction of the batch it follows (as `cursors` for the node's indexes); head: the node's
+ *   latest block number as last asked; caught_up_ms: when the store last held all of it.
  * evm_blocks: a block's header fields the API serves.
  * evm_txs: a tx with its receipt, clustered by (block, index). to: NULL for a creation;
  *   created: the contract a creation made; status: the receipt's (1 success, 0 reverted).
@@ -318,15 +319,23 @@ static const char *const v9[] = {
  * evm_transfers: the ERC-20/721/1155 transfers decoded from logs: std 20, 721 or 1155; sub: the
  *   item of an ERC-1155 TransferBatch (0 otherwise); token_id NULL for ERC-20.
  * evm_internal: the call frames under a tx's top frame (callTracer), in depth-first order (n);
- *   kind: CALL, STATICCALL, DELEGATECALL, CREATE, CREATE2, SELFDESTRUCT as the tracer names it.
- * evm_contracts: who created each contract: the outer tx (block, idx), and the frame's sender.
- * evm_tokens: a token contract's standard and, where it answers, name, symbol and decimals.
+ *   kind: CALL, STATICCALL, DELEGATECALL, CREATE, CREATE2, SELFDESTRUCT as the tracer names it;
+ *   depth 1: called by the top frame; value NULL for DELEGATECALL (it moves nothing) and
+ *   STATICCALL; reverted: the frame or one above it (the top one too) has an error.
+ * evm_contracts: who created each contract: the outer tx (block, idx), and the frame's sender
+ *   (the tx's sender for a creation tx); only creations that were not reverted.
+ * evm_tokens: a token contract's standard and, where it answers, name, symbol and decimals
+ *   (ERC-20 only), asked at the first block whose transfers show it.
  * evm_addr_txs: the txs an address took part in (sender, recipient, a transfer's side, an
- *   internal frame's side), for exports and address reads.
+ *   internal frame's side; never the zero address), for exports and address reads.
  * icm_messages: one row per message, written from whichever side is read first (source: the
  *   SendCrossChainMessage; destination: ReceiveCrossChainMessage and MessageExecuted/Failed);
  *   executed: NULL not yet known, 1 executed, 0 execution failed. receipt_delivered: the source
- *   saw ReceiptReceived for it. icm_addrs: a message by its sender and its recipient, newest first.
+ *   saw ReceiptReceived for it. sender/recipient: originSenderAddress/destinationAddress;
+ *   relayers: n × 20 bytes; receipts: n × 52 bytes (32-byte nonce ‖ 20-byte reward address);
+ *   fee_amount: the total (after AddFeeAmount); src_gas/dst_gas: gasUsed × effectiveGasPrice.
+ *   The source side's message columns win over the destination's. icm_addrs: a message by its
+ *   sender and its recipient, newest first, at src_ts when the source is indexed, else dst_ts.
  * operations: export jobs (api/exports): the request as JSON, the state, the lease (owner and
  *   until when, unix ms) that makes one API instance run it, and the result (CSV) when done.
  */
