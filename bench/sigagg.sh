@@ -31,11 +31,7 @@ rounds=${BENCH_ROUNDS:-3}
 for v in n m rounds; do
 	case "${!v}" in '' | *[!0-9]*) echo "sigagg bench: $v must be a number" >&2; exit 2 ;; esac
 done
-make -s build/rel/libsnowline.a build/blst/libblst.a || exit 1
-libs=$(pkg-config --libs jansson sqlite3 lmdb libsecp256k1 libcrypto libssl libcurl libpq libprotobuf-c libzstd)
-mkdir -p build/bench
-cc -std=c11 -D_GNU_SOURCE -O2 -Isrc -Ibuild/blst/include -Ibuild/gen -o build/bench/sigagg_bench \
-	bench/sigagg_bench.c build/rel/libsnowline.a build/blst/libblst.a $libs -lpthread -ldl -lm || exit 1
+make -s build/bench/sigagg_bench || exit 1
 build/bench/sigagg_bench "$n" "$m" "$rounds" | tee "${TMPDIR:-/tmp}/sigagg-bench.$$.txt" || exit 1
 awk -F'|' '
 	/aggregate to 67%, all honest/ && !/p2p/ { a67 = $4 + 0 }
