@@ -78,6 +78,10 @@ build/snowline: build/rel/src/main.o build/rel/libsnowline.a $(BLSTLIB)
 	$(CC) -o $@ $^ $(REL_LIBS)
 build/asan/snowline: build/asan/src/main.o build/asan/libsnowline.a $(BLSTLIB)
 	$(CC) -o $@ $^ $(ASAN_LIBS)
+# bench programs (bench/*.c, against the release library; bench/sigagg.sh runs build/bench/sigagg_bench)
+build/bench/%: bench/%.c build/rel/libsnowline.a $(BLSTLIB)
+	@mkdir -p $(@D)
+	$(CC) $(REL_CFLAGS) -o $@ $< build/rel/libsnowline.a $(BLSTLIB) $(REL_LIBS)
 asan: build/asan/snowline
 
 # The example VM plugin (plugins/timestampvm.c), named by its VM id.

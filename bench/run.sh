@@ -5,7 +5,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.." || exit 1
 
-BENCHES=${BENCHES:-http admin slowloris decode devnet index api staking sigagg}
+BENCHES=${BENCHES:-http admin slowloris decode devnet index api staking evm sigagg}
 failed=()
 for b in $BENCHES; do
 	echo "== bench: $b"
