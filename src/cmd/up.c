@@ -27,6 +27,7 @@
 #include "api/sigagg_peers.h"
 #include "cmd/cmd.h"
 #include "cmd/wiring.h"
+#include "index/evm.h"
 #include "index/index.h"
 #include "util/config.h"
 #include "util/log.h"
@@ -36,7 +37,7 @@ typedef struct up_opts {
 	const char *data_dir, *host, *node, *store, *genesis, *network, *seed, *compat, *keys, *origins;
 	const char *log_level, *log_display_level, *progress, *config_file, *prices;
 	uint64_t http_port, api_port, txs, accounts, validators, start_time, interval_ms, anon_rate;
-	bool help;
+	bool help, no_evm;
 } up_opts;
 
 #define O(f) offsetof(up_opts, f)
@@ -74,6 +75,8 @@ static const sl_opt opts[] = {
 	{ "allowed-origins", SL_OPT_STR, O(origins), "*", 0, "CORS: origins a browser page may call from" },
 	{ "prices", SL_OPT_STR, O(prices), NULL, 0,
 	  "load this CSV of daily prices (snowline prices --help) into the store before serving" },
+	{ "no-evm", SL_OPT_BOOL, O(no_evm), NULL, 0,
+	  "do not index the node's C-chain over its eth JSON-RPC (/ext/bc/C/rpc; docs/evm.md)" },
 	{ "progress", SL_OPT_STR, O(progress), "auto", 0,
 	  "the indexer's progress: auto (tty on a terminal, else log), tty, log, off" },
 	{ "log-level", SL_OPT_STR, O(log_level), "info", 0,
@@ -153,6 +156,32 @@ static char **node_argv(const up_opts *o, const char *node_dir, const char *log_
 }
 
 /* Wait for a file the devnet writes as it starts (its genesis) while the node runs. */
+/* The node's C-chain as an EVM chain of the store (docs/evm.md): its eth JSON-RPC on the node,
+ * the EVM chain id avalanchego gives each network's C-chain, the primary network's subnet. */
+static bool cchain_config(const sl_indexer *ix, const char *node_url, sl_evm_chain_config *c, char err[256])
+{
+	const char *net = sl_indexer_network(ix);
+	uint32_t id = sl_indexer_network_id(ix);
+	uint8_t chain[32];
+	char hex[2 * 32 + 1], spec[1400];
+	sl_indexer_c_chain(ix, chain);
+	for (int i = 0; i < 32; i++)
+		snprintf(hex + 2 * i, 3, "%02x", chain[i]);
+	bool mainnet = id == 1, fuji = id == 5;
+	snprintf(spec, sizeof spec,
+		 "id=%u,rpc=%s/ext/bc/C/rpc,name=C-Chain,symbol=AVAX,token=Avalanche,decimals=18,"
+		 "network=%s,testnet=%d,blockchain=0x%s,subnet=0x%064d,description=The Contract Chain",
+		 mainnet ? 43114u
+		 : fuji	 ? 43113u
+			 : 43112u,
+		 node_url,
+		 mainnet ? "mainnet"
+		 : fuji	 ? "fuji"
+			 : (net && *net ? net : "local"),
+		 mainnet ? 0 : 1, hex, 0);
+	return !sl_evm_chain_parse(spec, c, err);
+}
+
 static bool wait_file(const char *path)
 {
 	struct stat st;
@@ -353,6 +382,25 @@ int cmd_up(int argc, char **argv)
 		sl_api_set_sigagg(api, sl_sigagg_p2p_source(sp));
 	else
 		fprintf(stderr, "snowline up: signature aggregation is off: %s\n", err);
+	/* the node's C-chain over its eth JSON-RPC, beside the primary network (a failure is logged) */
+	static sl_evm_chain_config cchain;
+	sl_evm_indexer *evm = NULL;
+	char e256[256];
+	if (!o.no_evm && !cchain_config(index.ix, node_url, &cchain, e256))
+		fprintf(stderr, "snowline up: the C-chain's EVM indexing is off: %s\n", e256);
+	else if (!o.no_evm) {
+		sl_evm_config ec = { .store_url = store,
+				     .mode = SL_DB_LOAD,
+				     .chains = &cchain,
+				     .nchains = 1,
+				     .progress = progress };
+		if (!(evm = sl_evm_new(&ec, err)) || sl_evm_start(evm, &stop)) {
+			fprintf(stderr, "snowline up: the C-chain's EVM indexing is off: %s\n",
+				evm ? "its thread did not start" : err);
+			sl_evm_free(evm);
+			evm = NULL;
+		}
+	}
 	char api_url[300];
 	snprintf(api_url, sizeof api_url, "http://%s:%u", o.host, sl_api_port(api));
 	const char *net = sl_indexer_network(index.ix);
@@ -373,6 +421,7 @@ int cmd_up(int argc, char **argv)
 	if (index.running)
 		pthread_join(index.thread, NULL);
 	index.running = false;
+	sl_evm_free(evm);
 	sl_api_free(api);
 	sl_sigagg_p2p_free(sp);
 	if (index.rc)

@@ -64,6 +64,9 @@ void sl_indexer_free(sl_indexer *ix);
 
 /* The node's network as the Data API names it ("fuji", "mainnet", "local", …). */
 const char *sl_indexer_network(const sl_indexer *ix);
+/* The node's network id, and its C-chain's blockchain id. */
+uint32_t sl_indexer_network_id(const sl_indexer *ix);
+void sl_indexer_c_chain(const sl_indexer *ix, uint8_t out[32]);
 /* True once the store has held, for every index at once, all the node had (the fetchers found
  * nothing new and their batches were applied). */
 bool sl_indexer_caught_up(const sl_indexer *ix);

@@ -905,6 +905,10 @@ fail:
 
 const char *sl_indexer_network(const sl_indexer *ix) { return ix->network_name; }
 
+uint32_t sl_indexer_network_id(const sl_indexer *ix) { return ix->net.network_id; }
+
+void sl_indexer_c_chain(const sl_indexer *ix, uint8_t out[32]) { memcpy(out, ix->net.chain_id[2], 32); }
+
 bool sl_indexer_caught_up(const sl_indexer *ix)
 {
 	/* the fetcher found nothing new, and the store holds what it fetched before that (its

@@ -7,7 +7,7 @@
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { BIN, tempDir, cleanup, startNode } from './lib.mjs';
@@ -156,6 +156,38 @@ test('up --node: indexes a node started apart', async () => {
     const r = await fetch(`${up.api}/v1/networks/fuji/blockchains/x-chain/vertices?pageSize=2`);
     assert.equal(r.status, 200);
     assert.equal((await r.json()).vertices.length, 2);
+    // the node's C-chain, indexed over its eth JSON-RPC beside the primary network (docs/evm.md):
+    // native balances at the head are the devnet manifest's, and at earlier blocks the node's own
+    const manifest = JSON.parse(readFileSync(join(dir, 'dev', 'devnet-manifest.json'), 'utf8'));
+    const chains = await (await fetch(`${up.api}/v1/chains?network=fuji`)).json();
+    assert.deepEqual(chains.chains.map((c) => [c.chainId, c.chainName, c.rpcUrl, c.isTestnet]),
+      [['43113', 'C-Chain', `${node.url}/ext/bc/C/rpc`, true]]);
+    const head = manifest.C.blocks;
+    const native = async (a, q = '') => {
+      const r = await fetch(`${up.api}/v1/chains/43113/addresses/${a}/balances:getNative${q}`);
+      return { status: r.status, body: await r.json() };
+    };
+    const [a0] = Object.keys(manifest.C.balances);
+    for (let t0 = Date.now(); (await native(a0, `?blockNumber=${head}`)).status !== 200;) {
+      assert.ok(Date.now() - t0 < 60000, 'the C-chain was not indexed to its head in 60 s');
+      await new Promise((res) => setTimeout(res, 200));
+    }
+    for (const [a, bal] of Object.entries(manifest.C.balances)) {
+      const { status, body } = await native(a);
+      assert.equal(status, 200, JSON.stringify(body));
+      assert.equal(body.nativeTokenBalance.balance, BigInt(bal).toString(), `balance of ${a}`);
+    }
+    for (const h of [1, Math.floor(head / 3), Math.floor((2 * head) / 3), head]) {
+      for (const a of Object.keys(manifest.C.balances).slice(0, 8)) {
+        const want = await (await fetch(`${node.url}/ext/bc/C/rpc`, { method: 'POST', headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_getBalance', params: [a, '0x' + h.toString(16)] }) })).json();
+        const { body } = await native(a, `?blockNumber=${h}`);
+        assert.equal(body.nativeTokenBalance.balance, BigInt(want.result).toString(), `balance of ${a} at ${h}`);
+      }
+    }
+    const beyond = await native(a0, `?blockNumber=${head + 1}`);
+    assert.equal(beyond.status, 400);
+    assert.match(beyond.body.message, /blockNumber/);
   } finally {
     assert.equal((await up.stop()).code, 0, up.out());
     await node.stop();
