@@ -711,6 +711,9 @@ static void run_devnet(void *ctx, sl_feed *f)
 	}
 	if (dirty && !e)
 		write_snapshot(&r); /* a clean stop: the next start continues from here */
+	/* Without live steps the validators still answer on p2p until the node stops. */
+	while (r.p2p && !e && !sl_feed_stopping(f))
+		sl_feed_sleep_ms(f, 500);
 out:
 	sl_devnet_p2p_stop(r.p2p);
 	free(r.runs);

@@ -212,6 +212,13 @@ sl_node *cmd_node_open(int argc, char **argv, int *rc_out)
 		dsrc.interval_ms = (unsigned)o.devnet_interval_ms;
 		dsrc.p2p_port = (uint16_t)o.devnet_p2p_port;
 		dsrc.p2p_policy = o.devnet_p2p_policy;
+		if (sl_devnet_p2p_options_check(&dsrc.cfg,
+						&(sl_devnet_p2p_options){ .base_port = dsrc.p2p_port,
+									  .policy = dsrc.p2p_policy },
+						err)) {
+			fprintf(stderr, "snowline %s: %s\n", argv[0], err);
+			goto out;
+		}
 		nc.network_id = dsrc.cfg.network_id;
 		producer = sl_devnet_producer(&dsrc);
 		nc.producer = &producer;

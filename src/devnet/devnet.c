@@ -172,7 +172,7 @@ sl_devnet *sl_devnet_new(const sl_devnet_config *cfg, char err[256])
 	/* Keys: accounts, then validator nodes with BLS keys. */
 	w->nkeys = w->cfg.accounts;
 	w->keys = calloc(w->nkeys, sizeof *w->keys);
-	w->nnodes = w->cfg.validators + 64; /* genesis validators plus later joiners */
+	w->nnodes = w->cfg.validators + DN_LATER_NODES; /* genesis validators plus later joiners */
 	w->nodes = calloc(w->nnodes, sizeof *w->nodes);
 	if (!w->keys || !w->nodes) {
 		snprintf(err, 256, "out of memory");

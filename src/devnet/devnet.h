@@ -175,6 +175,13 @@ typedef struct sl_devnet_p2p sl_devnet_p2p;
  * it before the devnet is freed.
  */
 sl_devnet_p2p *sl_devnet_p2p_start(sl_devnet *d, const sl_devnet_p2p_options *o, char err[256]);
+/*
+ * The options' own checks, before any devnet exists (a node's option parsing): the policy
+ * string, and the ports the nodes of cfg need from base_port. SL_ERR_INVALID with err naming
+ * the option.
+ */
+SL_MUST_USE sl_err sl_devnet_p2p_options_check(const sl_devnet_config *cfg, const sl_devnet_p2p_options *o,
+					       char err[256]);
 /* Node i's bound port (0 while absent or out of range). */
 uint16_t sl_devnet_p2p_port(const sl_devnet_p2p *p, uint32_t node);
 SL_MUST_USE sl_err sl_devnet_p2p_set_policy(sl_devnet_p2p *p, uint32_t node, sl_p2p_policy policy,

@@ -115,20 +115,43 @@ static bool parse_policy(const char *s, sl_p2p_listener *ls, uint32_t n, char er
 	return true;
 }
 
+/* Ports and host (the policy is parsed where it is applied). */
+static bool check_ports(uint32_t nnodes, const sl_devnet_p2p_options *o, char err[256])
+{
+	const char *host = o->host ? o->host : "127.0.0.1";
+	if (strlen(host) >= SL_P2P_HOST_MAX) {
+		snprintf(err, 256, "--devnet-p2p-host: too long");
+		return false;
+	}
+	if (o->base_port && (uint32_t)o->base_port + 2u * (nnodes - 1) > 65535u) {
+		snprintf(err, 256, "--devnet-p2p-port %u: the devnet's %u nodes need ports up to %u",
+			 o->base_port, nnodes, (uint32_t)o->base_port + 2u * (nnodes - 1));
+		return false;
+	}
+	return true;
+}
+
+sl_err sl_devnet_p2p_options_check(const sl_devnet_config *cfg, const sl_devnet_p2p_options *o, char err[256])
+{
+	uint32_t n = cfg->validators + DN_LATER_NODES;
+	err[0] = 0;
+	sl_p2p_listener *ls = calloc(n, sizeof *ls);
+	if (!ls) {
+		snprintf(err, 256, "out of memory");
+		return SL_ERR_NOMEM;
+	}
+	bool ok = check_ports(n, o, err) && parse_policy(o->policy, ls, n, err);
+	free(ls);
+	return ok ? SL_OK : SL_ERR_INVALID;
+}
+
 sl_devnet_p2p *sl_devnet_p2p_start(sl_devnet *d, const sl_devnet_p2p_options *o, char err[256])
 {
 	dn_world *w = dn_world_of(d);
 	const char *host = o->host ? o->host : "127.0.0.1";
 	err[0] = 0;
-	if (strlen(host) >= sizeof w->p2p_host) {
-		snprintf(err, 256, "--devnet-p2p-host: too long");
+	if (!check_ports(w->nnodes, o, err))
 		return NULL;
-	}
-	if (o->base_port && (uint32_t)o->base_port + 2u * (w->nnodes - 1) > 65535u) {
-		snprintf(err, 256, "--devnet-p2p-port %u: %u nodes need ports up to %u", o->base_port,
-			 w->nnodes, (uint32_t)o->base_port + 2u * (w->nnodes - 1));
-		return NULL;
-	}
 	sl_devnet_p2p *p = calloc(1, sizeof *p);
 	sl_p2p_listener *ls = calloc(w->nnodes, sizeof *ls);
 	uint16_t *ports = calloc(w->nnodes, sizeof *ports);

@@ -78,6 +78,7 @@ typedef struct dn_key {
  * certificate it would present; NodeID = ripemd160(sha256(certificate)))
  * and its BLS key, all derived from the seed.
  */
+#define DN_LATER_NODES 64 /* nodes made beside the genesis validators, to join later */
 typedef struct dn_node {
 	uint8_t node_id[20];
 	sl_staking_key staking;

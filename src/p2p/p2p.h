@@ -53,7 +53,8 @@ SL_MUST_USE sl_err sl_p2p_identity_make(sl_p2p_identity *id, const uint8_t seed[
 typedef struct sl_p2p_config {
 	const sl_p2p_identity *identity; /* copied */
 	uint32_t network_id;		 /* 1 mainnet, 5 fuji, 12345 local, the devnet's id */
-	/* The IP we claim in our handshake ("127.0.0.1" when NULL) and its port (0 allowed). */
+	/* The IP we claim in our handshake ("127.0.0.1" when NULL) and its port (0: we claim 1, as
+	 * avalanchego refuses a handshake with port 0). */
 	const char *claimed_host;
 	uint16_t claimed_port;
 	int connect_timeout_ms; /* TCP + TLS + handshake per peer; 0: 2000 */

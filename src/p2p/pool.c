@@ -80,18 +80,30 @@ void sl_p2p_pool_free(sl_p2p_pool *p)
 	free(p);
 }
 
-/* An idle link to node_id, taken out of the pool; NULL when there is none. */
+/*
+ * A link idle this long is not reused: avalanchego closes a link it has read nothing from for its
+ * ping-pong timeout (30 s by default), and we do not ping idle links.
+ */
+#define IDLE_REUSE_MS 20000
+
+/* An idle link to node_id, taken out of the pool; NULL when there is none (or only a stale one). */
 static sl_p2p_conn *checkout(sl_p2p_pool *p, const uint8_t node_id[20])
 {
 	sl_p2p_conn *c = NULL;
+	int64_t used = 0;
 	pthread_mutex_lock(&p->mu);
 	for (size_t i = 0; i < p->n_idle; i++)
 		if (!memcmp(p->idle[i].node_id, node_id, 20)) {
 			c = p->idle[i].conn;
+			used = p->idle[i].last_used_ms;
 			p->idle[i] = p->idle[--p->n_idle];
 			break;
 		}
 	pthread_mutex_unlock(&p->mu);
+	if (c && sl_tls_now_ms() - used > IDLE_REUSE_MS) {
+		sl_p2p_conn_free(c);
+		c = NULL;
+	}
 	return c;
 }
 

@@ -26,7 +26,8 @@ typedef struct lsn {
 	char host_buf[SL_P2P_HOST_MAX];
 	sl_p2p_self self;
 	sl_tls_ctx *tls;
-	int fd; /* -1 while absent */
+	int fd;	       /* -1 while absent */
+	bool close_fd; /* gone absent: the acceptor closes fd (only it, so it never polls a reused fd) */
 	uint16_t port;
 } lsn;
 
@@ -45,8 +46,8 @@ struct sl_p2p_server {
 	size_t n;
 	pthread_t acceptor;
 	int wake[2];	     /* a byte here makes the acceptor re-read the listeners */
-	pthread_mutex_t mu;  /* guards l[].fd/cfg.policy/slow_ms, links, n_links, stopping */
-	pthread_cond_t gone; /* signalled when a link thread ends */
+	pthread_mutex_t mu;  /* guards l[].fd/close_fd/cfg.policy/slow_ms, links, n_links, stopping */
+	pthread_cond_t gone; /* signalled when a link thread ends or the acceptor closes a listener */
 	plink *links;
 	size_t n_links;
 	bool stopping;
@@ -249,6 +250,13 @@ static void *acceptor(void *arg)
 		bool stop = s->stopping;
 		pf[np++] = (struct pollfd){ .fd = s->wake[0], .events = POLLIN };
 		for (size_t i = 0; i < s->n; i++)
+			if (s->l[i].close_fd) {
+				close(s->l[i].fd);
+				s->l[i].fd = -1;
+				s->l[i].close_fd = false;
+				pthread_cond_broadcast(&s->gone);
+			}
+		for (size_t i = 0; i < s->n; i++)
 			if (s->l[i].fd >= 0) {
 				idx[np] = i;
 				pf[np++] = (struct pollfd){ .fd = s->l[i].fd, .events = POLLIN };
@@ -395,14 +403,18 @@ sl_err sl_p2p_server_set_policy(sl_p2p_server *s, size_t i, sl_p2p_policy policy
 	l->cfg.policy = policy;
 	l->cfg.slow_ms = slow_ms;
 	if (policy == SL_P2P_ABSENT && l->fd >= 0) {
-		close(l->fd); /* the acceptor is poked below before it polls this fd again */
-		l->fd = -1;
+		l->close_fd = true;
+		poke(s);
+		while (l->close_fd && !s->stopping) /* until the acceptor has closed it */
+			pthread_cond_wait(&s->gone, &s->mu);
 		for (plink *k = s->links; k; k = k->next)
 			if (k->li == i) {
 				k->closing = true;
 				if (k->tls)
 					sl_tls_shutdown(k->tls);
 			}
+	} else if (policy != SL_P2P_ABSENT && l->close_fd) {
+		l->close_fd = false; /* back before the acceptor closed it */
 	} else if (policy != SL_P2P_ABSENT && l->fd < 0) {
 		uint16_t port = l->port;
 		l->fd = listen_on(l->host_buf, &port);
@@ -422,6 +434,7 @@ void sl_p2p_server_stop(sl_p2p_server *s)
 		return;
 	pthread_mutex_lock(&s->mu);
 	s->stopping = true;
+	pthread_cond_broadcast(&s->gone);
 	pthread_mutex_unlock(&s->mu);
 	poke(s);
 	pthread_join(s->acceptor, NULL);

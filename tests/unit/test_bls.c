@@ -153,6 +153,29 @@ static void test_pop_round_trip(void **state)
 	assert_false(sl_bls_pop_verify(&pk, &pop));
 }
 
+/* Any message under the proof-of-possession DST (a peer's signed IP): it verifies only under that DST. */
+static void test_pop_dst_messages(void **state)
+{
+	sl_bls_sk sk;
+	sl_bls_pk pk;
+	sl_bls_sig sig, pop;
+	const uint8_t ip[26] = { [10] = 0xff, [11] = 0xff, [12] = 127, [15] = 1, [17] = 1 };
+	sk_of(&sk, kat[0].sk);
+	sl_bls_sk_to_pk(&sk, &pk);
+	sl_bls_sign_pop_dst(&sk, ip, sizeof ip, &sig);
+	assert_true(sl_bls_verify_pop_dst(&pk, &sig, ip, sizeof ip));
+	assert_false(sl_bls_verify(&pk, &sig, ip, sizeof ip)); /* not a signature under the other DST */
+	assert_false(sl_bls_verify_pop_dst(&pk, &sig, ip, sizeof ip - 1));
+	/* the proof of possession itself is this, over the compressed public key */
+	uint8_t b[SL_BLS_PK_LEN], e1[SL_BLS_SIG_LEN], e2[SL_BLS_SIG_LEN];
+	sl_bls_pk_encode(&pk, b);
+	sl_bls_sign_pop_dst(&sk, b, sizeof b, &sig);
+	sl_bls_pop_sign(&sk, &pop);
+	sl_bls_sig_encode(&sig, e1);
+	sl_bls_sig_encode(&pop, e2);
+	assert_memory_equal(e1, e2, sizeof e1);
+}
+
 static void test_secret_key_range(void **state)
 {
 	static const char *bad[] = {
@@ -314,6 +337,7 @@ int main(void)
 		cmocka_unit_test(test_known_answers),
 		cmocka_unit_test(test_proof_of_possession_vectors),
 		cmocka_unit_test(test_pop_round_trip),
+		cmocka_unit_test(test_pop_dst_messages),
 		cmocka_unit_test(test_secret_key_range),
 		cmocka_unit_test(test_public_key_validation),
 		cmocka_unit_test(test_signature_validation),

@@ -85,9 +85,10 @@ static void test_devnet_validators(void **state)
 	sl_buf msg;
 	sl_buf_init(&msg, 4096);
 	unsigned_msg(w->cfg.network_id, w->chain[0].id, &msg); /* from the P-chain */
-	sl_p2p_sign_request req = {
-		.network_id = w->cfg.network_id, .message = msg.p, .message_len = msg.len, .deadline_ms = 3000
-	};
+	sl_p2p_sign_request req = { .network_id = w->cfg.network_id,
+				    .message = msg.p,
+				    .message_len = msg.len,
+				    .deadline_ms = 10000 };
 	memcpy(req.chain_id, w->chain[0].id, 32);
 	got g = { 0 };
 	assert_int_equal(sl_p2p_sign_requests(pool, t, 3, &req, on_answer, &g), SL_OK);
