@@ -196,6 +196,7 @@ typedef struct chain {
 	uint8_t last_hash[32];
 	bool has_last;
 	support receipts, traces;
+	int64_t code;	      /* the error code of the last JSON-RPC answer that was an error */
 	uint8_t (*known)[20]; /* token addresses known to be stored (open addressing) */
 	size_t nknown;
 	blk *batch;
@@ -276,8 +277,7 @@ static sl_err rpc(chain *c, const char *method, const char *params, sl_span *res
 				 (unsigned)c->resp.max);
 		return e == SL_ERR_TOO_LARGE ? e : SL_ERR_UNAVAILABLE;
 	}
-	int64_t code;
-	e = evm_rpc_result(c->resp.p, c->resp.len, result, &code, err);
+	e = evm_rpc_result(c->resp.p, c->resp.len, result, &c->code, err);
 	if (e == SL_ERR_INVALID && status != 200) {
 		snprintf(err, 256, "%s: HTTP status %ld", method, status);
 		return SL_ERR_UNAVAILABLE;
@@ -285,11 +285,16 @@ static sl_err rpc(chain *c, const char *method, const char *params, sl_span *res
 	return e;
 }
 
-/* eth_call of a 4-byte selector at a block: the answer's bytes into out (cap). */
-static bool eth_call(chain *c, const uint8_t to[20], const char *selector, uint64_t block, uint8_t *out,
-		     size_t cap, size_t *n)
+/*
+ * eth_call of a 4-byte selector at a block: 1 and the answer's bytes in out (cap); 0 when the
+ * contract has no answer that will ever come (the call reverts: error 3 or -32000; an answer
+ * that is not bytes or too long); -1 when the node failed (unreachable, a cut answer, another
+ * error): the block is read again, so that what the store gets does not depend on the node's luck.
+ */
+static int eth_call(chain *c, const uint8_t to[20], const char *selector, uint64_t block, uint8_t *out,
+		    size_t cap, size_t *n, char err[256])
 {
-	char params[256], hex[41], e256[256];
+	char params[256], hex[41];
 	for (int i = 0; i < 20; i++)
 		snprintf(hex + 2 * i, 3, "%02x", to[i]);
 	snprintf(params, sizeof params, "[{\"to\":\"0x%s\",\"data\":\"0x%s\"},\"0x%llx\"]", hex, selector,
@@ -297,15 +302,19 @@ static bool eth_call(chain *c, const uint8_t to[20], const char *selector, uint6
 	size_t max = c->resp.max;
 	c->resp.max = EVM_CALL_MAX;
 	sl_span r;
-	sl_err e = rpc(c, "eth_call", params, &r, e256);
+	sl_err e = rpc(c, "eth_call", params, &r, err);
 	c->resp.max = max;
+	if (e == SL_ERR_TOO_LARGE || (e == SL_ERR_UNSUPPORTED && (c->code == 3 || c->code == -32000)))
+		return 0;
+	if (e)
+		return -1;
 	const char *p;
 	size_t len;
-	if (e || sl_json_type(r) != SL_JT_STRING || r.len < 4 || r.p[1] != '0' || r.p[2] != 'x')
-		return false;
+	if (sl_json_type(r) != SL_JT_STRING || r.len < 4 || r.p[1] != '0' || r.p[2] != 'x')
+		return 0;
 	p = (const char *)r.p + 3;
 	len = r.len - 4;
-	return len % 2 == 0 && len / 2 <= cap && !sl_hex_decode(p, len, out, cap, n);
+	return len % 2 == 0 && len / 2 <= cap && !sl_hex_decode(p, len, out, cap, n) ? 1 : 0;
 }
 
 /* ---- tokens ------------------------------------------------------------------------- */
@@ -377,6 +386,7 @@ typedef struct probe_ctx {
 	chain *c;
 	blk *k;
 	uint8_t token[20];
+	char *err;
 } probe_ctx;
 
 static sl_err probe_transfer(void *ctx, uint32_t sub, const sl_evm_transfer *t)
@@ -400,20 +410,24 @@ static sl_err probe_transfer(void *ctx, uint32_t sub, const sl_evm_transfer *t)
 	uint8_t out[EVM_CALL_MAX / 2];
 	size_t len;
 	uint64_t at = p->k->b.number;
-	if (eth_call(p->c, tk->addr, "06fdde03", at, out, sizeof out, &len))
+	int got;
+	if ((got = eth_call(p->c, tk->addr, "06fdde03", at, out, sizeof out, &len, p->err)) > 0)
 		tk->has_name = sl_evm_abi_string(out, len, tk->name, sizeof tk->name);
-	if (eth_call(p->c, tk->addr, "95d89b41", at, out, sizeof out, &len))
+	if (got >= 0 && (got = eth_call(p->c, tk->addr, "95d89b41", at, out, sizeof out, &len, p->err)) > 0)
 		tk->has_symbol = sl_evm_abi_string(out, len, tk->symbol, sizeof tk->symbol);
-	if (t->std == 20 && eth_call(p->c, tk->addr, "313ce567", at, out, sizeof out, &len))
+	if (got >= 0 && t->std == 20 &&
+	    (got = eth_call(p->c, tk->addr, "313ce567", at, out, sizeof out, &len, p->err)) > 0)
 		tk->has_decimals = sl_evm_abi_uint8(out, len, &tk->decimals);
+	if (got < 0)
+		return SL_ERR_UNAVAILABLE;
 	known_add(p->c, tk->addr);
 	return SL_OK;
 }
 
 /* The tokens a block's transfers show that the store does not have yet, with what they answer. */
-static sl_err probe_tokens(chain *c, blk *k)
+static sl_err probe_tokens(chain *c, blk *k, char err[256])
 {
-	probe_ctx p = { .c = c, .k = k };
+	probe_ctx p = { .c = c, .k = k, .err = err };
 	for (uint32_t i = 0; i < k->b.nlogs; i++) {
 		evm_log *l = &k->b.logs[i];
 		memcpy(p.token, l->address, 20);
@@ -448,7 +462,7 @@ static sl_err fetch_block(chain *c, uint64_t n, blk *k, char err[256])
 	snprintf(params, sizeof params, "[\"0x%llx\"]", (unsigned long long)n);
 	if (c->receipts != SUPPORT_NO) {
 		e = rpc(c, "eth_getBlockReceipts", params, &r, err);
-		if (e == SL_ERR_UNSUPPORTED && c->receipts == SUPPORT_UNKNOWN) {
+		if (e == SL_ERR_UNSUPPORTED && c->code == -32601 && c->receipts == SUPPORT_UNKNOWN) {
 			SL_LOG(c->log, SL_INFO, "evm %llu: no eth_getBlockReceipts (%s); asking tx by tx",
 			       (unsigned long long)c->cfg->id, err);
 			c->receipts = SUPPORT_NO;
@@ -478,7 +492,7 @@ static sl_err fetch_block(chain *c, uint64_t n, blk *k, char err[256])
 		snprintf(params, sizeof params, "[\"0x%llx\",{\"tracer\":\"callTracer\"}]",
 			 (unsigned long long)n);
 		e = rpc(c, "debug_traceBlockByNumber", params, &r, err);
-		if (e == SL_ERR_UNSUPPORTED && c->traces == SUPPORT_UNKNOWN) {
+		if (e == SL_ERR_UNSUPPORTED && c->code == -32601 && c->traces == SUPPORT_UNKNOWN) {
 			SL_LOG(c->log, SL_WARN,
 			       "evm %llu: no debug_traceBlockByNumber (%s): internal txs and contracts created by "
 			       "contracts are left out",
@@ -492,9 +506,9 @@ static sl_err fetch_block(chain *c, uint64_t n, blk *k, char err[256])
 				return e;
 		}
 	}
-	e = probe_tokens(c, k);
-	if (e)
-		snprintf(err, 256, "%s", sl_err_name(e));
+	e = probe_tokens(c, k, err);
+	if (e && e != SL_ERR_UNAVAILABLE)
+		snprintf(err, 256, "probing the tokens: %s", sl_err_name(e));
 	return e;
 }
 
@@ -1142,9 +1156,11 @@ static void *chain_main(void *arg)
 					(unsigned long long)n, (unsigned long long)(n - 1));
 				e = SL_ERR_CONFLICT;
 			}
-			if (e) {
-				release_batch(c, nb + 1);
-				nb = 0;
+			if (e) { /* this block is read again; the ones before it are written */
+				evm_block_free(&k->b);
+				free(k->tokens);
+				k->tokens = NULL;
+				k->ntokens = 0;
 				break;
 			}
 			prev = k->b.hash;
@@ -1152,19 +1168,20 @@ static void *chain_main(void *arg)
 			nb++;
 		}
 		if (e == SL_ERR_CONFLICT) {
+			release_batch(c, nb);
 			fail(c, err);
 			break;
 		}
 		if (e) {
 			SL_LOG(c->log, SL_WARN, "evm %llu: block %llu: %s (%s); retrying",
-			       (unsigned long long)c->cfg->id, (unsigned long long)c->next, err,
+			       (unsigned long long)c->cfg->id, (unsigned long long)(c->next + nb), err,
 			       sl_err_name(e));
-			/* a failed batch of tokens probed is forgotten with it */
+			/* the tokens the failed block probed are not stored: forget what the cache says */
 			memset(c->known, 0, EVM_KNOWN_CAP * sizeof *c->known);
 			c->nknown = 0;
 			sleep_ms(ix, backoff);
 			backoff = backoff * 2 > 5000 ? 5000 : backoff * 2;
-			continue;
+			e = SL_OK;
 		}
 		if (!nb)
 			continue;

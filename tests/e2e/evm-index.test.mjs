@@ -380,14 +380,30 @@ test('beside the primary network\'s indexer: the same EVM rows, and the node\'s 
   }
 });
 
-// A JSON-RPC proxy to a chain that answers "method not found" for the given methods.
-async function refusingProxy(target, refuse) {
+// A JSON-RPC proxy to a chain that answers "method not found" for the given methods, and with
+// `flaky`, fails one request in `flaky` at random (seeded) (a 503, a cut answer, an internal error, in turn).
+async function refusingProxy(target, refuse, { flaky = 0 } = {}) {
+  let n = 0;
+  const rnd = prng(SEED);
   const server = createServer((req, res) => {
     let body = '';
     req.on('data', (d) => { body += d; });
     req.on('end', async () => {
       const call = JSON.parse(body);
       res.setHeader('Content-Type', 'application/json');
+      n++;
+      if (flaky && rnd.next() < 1 / flaky) {
+        const kind = n % 3;
+        if (kind === 0) { res.statusCode = 503; res.end('busy'); return; }
+        if (kind === 1) {
+          const r = await fetch(target, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
+          const text = Buffer.from(await r.arrayBuffer());
+          res.end(text.subarray(0, text.length >> 1));
+          return;
+        }
+        res.end(JSON.stringify({ jsonrpc: '2.0', id: call.id, error: { code: -32603, message: 'internal error' } }));
+        return;
+      }
       if (refuse.includes(call.method)) {
         res.end(JSON.stringify({ jsonrpc: '2.0', id: call.id, error: { code: -32601, message: `the method ${call.method} does not exist/is not available` } }));
         return;
@@ -432,6 +448,41 @@ test('a node without eth_getBlockReceipts and debug_traceBlockByNumber: receipts
     assert.equal(got.evm_internal.length, 0);
     const direct = truth.contracts.filter((c) => INDEXED.includes(c.chain) && c.via === 'direct');
     assert.deepEqual(got.evm_contracts.map((c) => c.address).sort(), direct.map((c) => lc(c.address)).sort());
+  } finally {
+    for (const p of Object.values(proxies)) await p.close();
+  }
+});
+
+test('a node that fails now and then (503, cut answers, errors): retried, the same store', async () => {
+  const proxies = {};
+    for (const k of INDEXED) proxies[k] = await refusingProxy(truth.chains[k].rpcUrl, [], { flaky: 7 });
+  try {
+    const s = store('evm_flaky');
+    const args = [];
+    for (const k of INDEXED) {
+      const c = truth.chains[k];
+      const bid = k === 'A' ? c.blockchainIdCb58 : c.blockchainId;
+      args.push('--evm-chain', `id=${c.evmChainId},rpc=${c.rpcUrl},name=${c.name},blockchain=${bid},icm=${c.messenger},symbol=ETH,token=Ether,network=local`);
+    }
+    // the chains' rows name the real URLs (as the full run's do); the threads ask the proxies
+    const proc = spawn(BIN, ['index', '--no-primary', '--store', s, '--progress', 'log', '--evm-batch', '3',
+      ...args.map((a) => INDEXED.reduce((x, k) => x.replace(`rpc=${truth.chains[k].rpcUrl},`, `rpc=${proxies[k].url},`), a))],
+    { stdio: ['ignore', 'ignore', 'pipe'] });
+    let err = '';
+    const exited = new Promise((r) => proc.on('close', (code) => r(code)));
+    await new Promise((resolve, reject) => {
+      const t = setTimeout(() => reject(new Error(`not caught up:\n${err}`)), 120000);
+      proc.stderr.on('data', (d) => {
+        err += d;
+        if (INDEXED.every((k) => new RegExp(`evm ${evmOf(k)} .* caught up`).test(err))) { clearTimeout(t); resolve(); }
+      });
+      exited.then((code) => reject(new Error(`ended ${code}:\n${err}`)));
+    });
+    proc.kill('SIGTERM');
+    assert.equal(await exited, 0, err);
+    assert.match(err, /retrying/);
+    const got = parseDump(await dump(s));
+    for (const t of Object.keys(rows).filter((x) => x !== 'evm_chains')) assert.deepEqual(got[t], rows[t], t);
   } finally {
     for (const p of Object.values(proxies)) await p.close();
   }
