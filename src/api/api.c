@@ -186,6 +186,13 @@ static bool check_network(api_req *r)
 	if (!n)
 		return true; /* a route without {network}: /v1/operations/…, the EVM ones (a `network`
 			      * filter of their own) */
+	if (!net->name[0]) {
+		api_fail(r, 404,
+			 "network '%.64s' is not served here: this store holds no primary network yet, "
+			 "only EVM chains (/v1/chains)",
+			 n);
+		return false;
+	}
 	bool fuji = !strcmp(n, "fuji") || !strcmp(n, "testnet");
 	if (strcmp(n, net->name) && !(fuji && !strcmp(net->name, "fuji"))) {
 		bool known = fuji || !strcmp(n, "mainnet");
@@ -526,6 +533,7 @@ static void handle(void *ctx, const sl_http_req *req, sl_http_resp *resp)
 /* ---- lifecycle -------------------------------------------------------------------------- */
 
 static const sl_sql q_meta = { "SELECT key, value FROM meta WHERE key IN ('network', 'token_secret')" };
+static const sl_sql q_evm_any = { "SELECT evm FROM evm_chains LIMIT 1" };
 
 /* The store's network and page-token secret. */
 static sl_err load_meta(sl_api *a, char err[512])
@@ -585,6 +593,13 @@ static sl_err load_meta(sl_api *a, char err[512])
 				}
 		}
 		have_net = got == 7;
+	}
+	/* no primary network yet, but EVM chains: their routes are served, the network's are 404s */
+	if (!e && !have_net && have_secret) {
+		s = sl_stmt_get(c, &q_evm_any);
+		e = s ? sl_stmt_query(s) : SL_ERR_STORE;
+		if (!e && sl_stmt_next(s, &e))
+			have_net = true, a->net.name[0] = 0;
 	}
 	sl_db_release(a->db, c);
 	if (e) {

@@ -1223,6 +1223,26 @@ out:
 
 /* ---- lifecycle -------------------------------------------------------------------------- */
 
+/* The page-token secret of a store that holds only EVM chains so far (the API signs its page
+ * tokens with it; the primary-network indexer keeps the one it finds). */
+static const sl_sql q_secret = {
+	"INSERT INTO meta (key, value) VALUES ('token_secret', ?) ON CONFLICT (key) DO NOTHING"
+};
+
+static sl_err put_secret(sl_conn *conn)
+{
+	uint8_t secret[32];
+	FILE *r = fopen("/dev/urandom", "rb");
+	bool ok = r && fread(secret, 1, 32, r) == 32;
+	if (r)
+		fclose(r);
+	if (!ok)
+		return SL_ERR_IO;
+	SL_STMT(conn, q_secret);
+	sl_bind_blob(s, 0, secret, 32);
+	return sl_stmt_exec(s);
+}
+
 static sl_err put_chain(sl_conn *conn, const sl_evm_chain_config *c)
 {
 	SL_STMT(conn, q_chain);
@@ -1280,6 +1300,8 @@ sl_evm_indexer *sl_evm_new(const sl_evm_config *cfg, char err[512])
 		goto fail;
 	}
 	sl_err e = sl_conn_begin(conn);
+	if (!e)
+		e = put_secret(conn);
 	for (size_t i = 0; !e && i < cfg->nchains; i++)
 		e = put_chain(conn, &cfg->chains[i]);
 	if (!e)

@@ -496,6 +496,31 @@ test('the response cache: a repeat is a hit with the same bytes', async () => {
   assert.equal(BigInt(after.json.nativeTokenBalance.balance), BigInt(before.json.nativeTokenBalance.balance) + 10n ** 18n, 'the new balance, not the cached one');
 });
 
+test('a store of EVM chains alone (index --no-primary): the API serves them; the network routes are 404s naming why', async () => {
+  const only = L.freshStore(BACKEND, dir, 'evmonly');
+  const ix = startEvmIndexer(only, ['--evm-chain', spec('A')]);
+  let api2;
+  try {
+    const A = truth.chains.A;
+    for (const until = Date.now() + 60000; ;) {
+      if (!api2) api2 = await L.startApi({ store: only }).catch(() => null); // refused until the indexer wrote its chains
+      const r = api2 && await get(api2.url, `/v1/chains/${A.evmChainId}/addresses/${truth.accounts.deployer}/balances:getNative?blockNumber=${A.head}`);
+      if (r && r.status === 200) break;
+      if (Date.now() > until) throw new Error(`chain A not served from an EVM-only store:\n${ix.logs().slice(-2000)}`);
+      await new Promise((res) => setTimeout(res, 200));
+    }
+    const chains = await get(api2.url, '/v1/chains');
+    assert.deepEqual(chains.json.chains.map((c) => c.chainId), [String(A.evmChainId)]);
+    const net = await get(api2.url, '/v1/networks/fuji/blockchains/p-chain/transactions');
+    assert.equal(net.status, 404);
+    assert.match(net.json.message, /no primary network yet, only EVM chains/);
+  } finally {
+    if (api2) await api2.stop();
+    await ix.stop();
+    L.dropStore(only);
+  }
+});
+
 test('every body checked was strict for the SDK', () => {
   assert.ok(bodies > 50, `${bodies} bodies`);
 });
