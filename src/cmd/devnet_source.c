@@ -123,13 +123,14 @@ sl_err sl_devnet_options_check(const sl_devnet_options *o, sl_devnet_config *cfg
 				   .start_time = o->start_time,
 				   .txs = o->txs,
 				   .accounts = (uint32_t)o->accounts,
-				   .validators = (uint32_t)o->validators };
+				   .validators = (uint32_t)o->validators,
+				   .genesis_signers = o->genesis_signers };
 	return SL_OK;
 }
 
 /* ---- the history's settings, as kept in the store ---- */
 
-enum { F_SEED, F_NETWORK, F_NETWORK_ID, F_START, F_TXS, F_ACCOUNTS, F_VALIDATORS, NFIELDS };
+enum { F_SEED, F_NETWORK, F_NETWORK_ID, F_START, F_TXS, F_ACCOUNTS, F_VALIDATORS, F_SIGNERS, NFIELDS };
 static const struct {
 	const char *key, *option;
 } fields[NFIELDS] = {
@@ -140,6 +141,7 @@ static const struct {
 	{ "txs", "--devnet-txs" },
 	{ "accounts", "--devnet-accounts" },
 	{ "validators", "--devnet-validators" },
+	{ "genesis-signers", "--devnet-genesis-signers" },
 };
 
 static void field_values(const sl_devnet_config *c, char v[NFIELDS][256])
@@ -152,6 +154,7 @@ static void field_values(const sl_devnet_config *c, char v[NFIELDS][256])
 	snprintf(v[F_TXS], 256, "%llu", (unsigned long long)c->txs);
 	snprintf(v[F_ACCOUNTS], 256, "%u", c->accounts);
 	snprintf(v[F_VALIDATORS], 256, "%u", c->validators);
+	snprintf(v[F_SIGNERS], 256, "%s", c->genesis_signers ? "true" : "false");
 }
 
 /* key NUL value NUL ... */

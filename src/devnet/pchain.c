@@ -943,7 +943,13 @@ sl_err dn_p_init(dn_world *w)
 	if (!dn_utxos_copy(&p->genesis, &w->utxos[DN_P]))
 		return SL_ERR_NOMEM;
 
-	/* Genesis validators: AddValidatorTx records with one stake output and no other outputs. */
+	/*
+	 * Genesis validators: AddValidatorTx records with one stake output and no other outputs; with
+	 * genesis signers, AddPermissionlessValidatorTx ones whose signer is the node's BLS key and
+	 * proof of possession, the same owner for validation and delegation rewards (as avalanchego's
+	 * genesis builds a staker that has a signer).
+	 */
+	bool signers = w->cfg.genesis_signers;
 	p->ngenesis_val = nval;
 	for (uint32_t i = 0; i < nval; i++) {
 		int32_t si = staker_new(p);
@@ -951,7 +957,7 @@ sl_err dn_p_init(dn_world *w)
 			return SL_ERR_NOMEM;
 		p_staker *s = &p->st[si];
 		derive_id(w, "genesis-validator", i, s->tx_id);
-		s->type_id = SL_P_ADD_VALIDATOR_TX;
+		s->type_id = signers ? SL_P_ADD_PERMISSIONLESS_VALIDATOR_TX : SL_P_ADD_VALIDATOR_TX;
 		s->node = i;
 		s->start = s->accepted = start;
 		s->end = start + GENESIS_VALIDATOR_DAYS * DAY;
@@ -962,7 +968,8 @@ sl_err dn_p_init(dn_world *w)
 		s->stake[0] = (p_stake){ .amount = s->weight, .owner = s->rewards };
 		total += s->weight;
 		p->node_val[i] = si;
-		if (!pval_add(p, (uint32_t)si, 0) || !vlog(p, -1, i, false, s->weight, V_GENESIS, 1))
+		if (!pval_add(p, (uint32_t)si, 0) ||
+		    !vlog(p, -1, i, false, s->weight, V_GENESIS, signers ? 2 : 1))
 			return SL_ERR_NOMEM;
 	}
 	p->vflushed = p->nvlog; /* the genesis validators: height 0 */
@@ -2802,6 +2809,18 @@ static void jw_genesis(sl_jw *j, const dn_world *w, const struct dn_pstate *p)
 		sl_jw_u64s(j, s->weight);
 		sl_jw_key(j, "delegationFee");
 		sl_jw_u64(j, s->shares);
+		sl_jw_key(j, "txType");
+		sl_jw_str(j, sl_pchain_type_name(s->type_id));
+		sl_jw_key(j, "blsPublicKey");
+		if (s->type_id == SL_P_ADD_PERMISSIONLESS_VALIDATOR_TX)
+			sl_jw_hex(j, w->nodes[s->node].bls_pk, 48);
+		else
+			sl_jw_null(j);
+		sl_jw_key(j, "proofOfPossession");
+		if (s->type_id == SL_P_ADD_PERMISSIONLESS_VALIDATOR_TX)
+			sl_jw_hex(j, w->nodes[s->node].pop, 96);
+		else
+			sl_jw_null(j);
 		sl_jw_key(j, "stake");
 		sl_jw_arr(j);
 		for (uint32_t k = 0; k < s->nstake; k++) {
@@ -3195,6 +3214,16 @@ void dn_p_genesis(const dn_world *w, sl_jw *j, bool stakers)
 		sl_jw_u64(j, s->weight);
 		sl_jw_key(j, "shares");
 		sl_jw_u64(j, s->shares);
+		if (s->type_id == SL_P_ADD_PERMISSIONLESS_VALIDATOR_TX) {
+			/* a signer: the staker is an AddPermissionlessValidatorTx (docs/index.md) */
+			sl_jw_key(j, "signer");
+			sl_jw_obj(j);
+			sl_jw_key(j, "publicKey");
+			sl_jw_hex(j, w->nodes[s->node].bls_pk, 48);
+			sl_jw_key(j, "proofOfPossession");
+			sl_jw_hex(j, w->nodes[s->node].pop, 96);
+			sl_jw_obj_end(j);
+		}
 		sl_jw_key(j, "stake");
 		sl_jw_arr(j);
 		sl_buf b;
