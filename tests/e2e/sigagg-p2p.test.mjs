@@ -351,5 +351,11 @@ test('genesis signers: AddPermissionlessValidatorTx stakers whose proof of posse
     assert.equal('0x' + key, s.signer.publicKey);
     assert.equal('0x' + p, s.signer.proofOfPossession);
     assert.ok(same === '1' || same === 't');
+    // the validators list: its blsCredentials
+    const r = await fetch(`${api.url}/v1/networks/fuji/validators?nodeIds=${s.nodeId}&pageSize=100`);
+    assert.equal(r.status, 200);
+    const v = (await r.json()).validators.find((x) => x.txHash === s.txId);
+    assert.ok(v, `${s.txId} is listed`);
+    assert.deepEqual(v.blsCredentials, { publicKey: s.signer.publicKey, proofOfPossession: s.signer.proofOfPossession });
   }
 });
