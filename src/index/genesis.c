@@ -10,13 +10,15 @@
  *    "stakers": [{"txId": "<cb58>", "nodeId": "NodeID-…", "start": s, "end": s, "weight": n,
  *                 "shares": n, "stake": ["<hex UTXO bytes>", …],
  *                 "rewardsOwner": {"threshold": 1, "locktime": 0, "addresses": ["P-…1…"]},
- *                 "signer": {"publicKey": "0x<48 bytes>", "proofOfPossession": "0x<96 bytes>"}}, …]}
+ *                 "signer": {"publicKey": "0x<48 bytes>", "proofOfPossession": "0x<96 bytes>"},
+ *                 "tx": "0x<00 00 | signed tx>"}, …]}
  *
  * A staker without "signer" is an AddValidatorTx (type 12); one with it is an
  * AddPermissionlessValidatorTx (type 25) of the primary network, as
  * avalanchego's genesis makes a staker with a signer: its BLS key is its
  * validator set key from height 0, and its rewards owner is both the
- * validation's and the delegation's.
+ * validation's and the delegation's. "tx" (optional, with a signer) is the
+ * genesis tx's bytes, whose sha256 must be txId.
  *
  * UTXO bytes are the codec's UTXO (00 00 | txID | index | assetID | output),
  * with or without the index API's checksum and 0x. Genesis rows have seq 0,
@@ -31,6 +33,7 @@
 #include "crypto/hash.h"
 #include "util/hex.h"
 #include "util/jsonv.h"
+#include "util/limits.h"
 
 static sl_span member(sl_span obj, const char *name)
 {
@@ -225,6 +228,26 @@ sl_err ix_genesis_derive(ix_batch *b, const char *json, size_t n, const char *hr
 		if (signer.len) {
 			pk = hex_exact(b, member(signer, "publicKey"), 48);
 			pop = hex_exact(b, member(signer, "proofOfPossession"), 96);
+			/* its tx (optional): the staker's id must be the bytes' hash */
+			sl_span txv = member(s, "tx");
+			if (txv.len) {
+				size_t tl = sl_json_type(txv) == SL_JT_STRING && txv.len > 2 ? txv.len - 2
+											     : 0;
+				if (tl >= 2 && txv.p[1] == '0' && (txv.p[2] == 'x' || txv.p[2] == 'X'))
+					tl -= 2;
+				tl /= 2;
+				const uint8_t *tb = tl && tl <= SL_CODEC_MAX_SIZE ? hex_exact(b, txv, tl)
+										  : NULL;
+				uint8_t h[32];
+				if (tb)
+					sl_sha256(tb, tl, h);
+				if (!tb || memcmp(h, txid, 32)) {
+					snprintf(err, 256,
+						 "stakers[%zu].tx: not 0x-hex bytes whose sha256 is its txId",
+						 i);
+					return SL_ERR_INVALID;
+				}
+			}
 			if (!pk || !pop) {
 				snprintf(err, 256,
 					 "stakers[%zu].signer: needs publicKey (48 bytes in hex) and "

@@ -341,6 +341,22 @@ test('genesis signers: AddPermissionlessValidatorTx stakers whose proof of posse
     assert.equal(pop.length, 96);
     assert.ok(bls.verify(pop, pk, pk, { DST: POP_DST }), `${s.nodeId}: the proof of possession verifies`);
     assert.equal(keyAt0.get(s.nodeId), s.signer.publicKey, `${s.nodeId}: its key in the set at height 0`);
+    // the tx: avalanchejs reads an AddPermissionlessValidatorTx of the primary network with this
+    // signer, no credentials, and its id is the bytes' sha256
+    const txb = Buffer.from(s.tx.replace(/^0x/, ''), 'hex');
+    assert.equal(cb58(sha256(txb)), s.txId, 'txId = sha256(tx bytes)');
+    const codec = utils.getManagerForVM('PVM').getDefaultCodec();
+    const [signed, rest] = avaxSerial.SignedTx.fromBytes(new Uint8Array(txb.subarray(2)), codec);
+    assert.equal(rest.length, 0);
+    const u = signed.unsignedTx;
+    assert.equal(u._type, 'pvm.AddPermissionlessValidator'); // avalanchejs's type symbol for it
+    assert.equal(signed.credentials.length, 0);
+    assert.equal('0x' + Buffer.from(u.signer.proof.publicKey).toString('hex'), s.signer.publicKey);
+    assert.equal('0x' + Buffer.from(u.signer.proof.signature).toString('hex'), s.signer.proofOfPossession);
+    assert.equal(u.subnetValidator.subnetId.toString(), PRIMARY);
+    assert.equal(u.subnetValidator.validator.nodeId.toString(), s.nodeId);
+    assert.equal(BigInt(u.subnetValidator.validator.weight.value()), BigInt(s.weight));
+    assert.equal(u.shares.value(), s.shares);
     const mv = byTx.get(s.txId);
     assert.equal(mv.txType, 'AddPermissionlessValidatorTx');
     assert.equal(mv.blsPublicKey, s.signer.publicKey);
