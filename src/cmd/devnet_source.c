@@ -178,6 +178,7 @@ static sl_err config_compare(const sl_devnet_config *c, const uint8_t *rec, size
 {
 	char v[NFIELDS][256];
 	field_values(c, v);
+	bool seen[NFIELDS] = { 0 };
 	for (size_t at = 0; at < len;) {
 		const char *key = (const char *)rec + at;
 		size_t kl = strnlen(key, len - at);
@@ -186,7 +187,7 @@ static sl_err config_compare(const sl_devnet_config *c, const uint8_t *rec, size
 		const char *val = key + kl + 1;
 		size_t vl = strnlen(val, len - at - kl - 1);
 		for (int i = 0; i < NFIELDS; i++)
-			if (!strcmp(key, fields[i].key) && strcmp(val, v[i])) {
+			if (!strcmp(key, fields[i].key) && (seen[i] = true) && strcmp(val, v[i])) {
 				snprintf(
 					err, 512,
 					"%s is '%s' but the data in %s was made with '%.*s'; use another --data-dir or "
@@ -195,6 +196,14 @@ static sl_err config_compare(const sl_devnet_config *c, const uint8_t *rec, size
 				return SL_ERR_CONFLICT;
 			}
 		at += kl + 1 + vl + 1;
+	}
+	/* a record from before --devnet-genesis-signers was made without them */
+	if (!seen[F_SIGNERS] && c->genesis_signers) {
+		snprintf(err, 512,
+			 "%s is 'true' but the data in %s was made without genesis signers; use another "
+			 "--data-dir or --devnet-genesis-signers=false",
+			 fields[F_SIGNERS].option, data_dir);
+		return SL_ERR_CONFLICT;
 	}
 	return SL_OK;
 }
