@@ -375,3 +375,33 @@ test('genesis signers: AddPermissionlessValidatorTx stakers whose proof of posse
     assert.deepEqual(v.blsCredentials, { publicKey: s.signer.publicKey, proofOfPossession: s.signer.proofOfPossession });
   }
 });
+
+test('the indexer refuses a genesis staker whose signer or tx is wrong, naming the staker and field', async () => {
+  const { readFileSync, writeFileSync, mkdtempSync, rmSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { tmpdir } = await import('node:os');
+  const { spawnSync } = await import('node:child_process');
+  const { BIN } = await import('./lib.mjs');
+  const dir = mkdtempSync(join(tmpdir(), 'snowline-gensig-'));
+  try {
+    const g = JSON.parse(readFileSync(ds.genesis, 'utf8'));
+    const flip = (hex) => hex.slice(0, -2) + (hex.endsWith('00') ? '01' : '00');
+    const cases = [
+      [(x) => { x.stakers[1].signer.publicKey = x.stakers[1].signer.publicKey.slice(0, -2); }, /stakers\[1\]\.signer: needs publicKey \(48 bytes in hex\)/],
+      [(x) => { delete x.stakers[0].signer.proofOfPossession; }, /stakers\[0\]\.signer: needs publicKey .* and proofOfPossession/],
+      [(x) => { x.stakers[2].tx = flip(x.stakers[2].tx); }, /stakers\[2\]\.tx: not 0x-hex bytes whose sha256 is its txId/],
+    ];
+    for (const [i, [edit, want]] of cases.entries()) {
+      const x = JSON.parse(JSON.stringify(g));
+      edit(x);
+      const file = join(dir, `g${i}.json`);
+      writeFileSync(file, JSON.stringify(x));
+      const r = spawnSync(BIN, ['index', '--node', ds.devnet.url, '--store', join(dir, `s${i}.db`), '--genesis', file, '--progress', 'off'],
+        { encoding: 'utf8', timeout: 60000 });
+      assert.notEqual(r.status, 0, `case ${i}: exit ${r.status}\n${r.stderr}`);
+      assert.match(r.stderr + r.stdout, want, `case ${i}`);
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
