@@ -24,7 +24,7 @@
 typedef struct devnet_opts {
 	const char *seed, *out, *manifest, *network, *config_file;
 	uint64_t txs, network_id, start_time, accounts, validators;
-	bool help;
+	bool help, genesis_signers;
 	uint64_t ignored; /* the node's options, under --out */
 } devnet_opts;
 
@@ -37,6 +37,8 @@ static const sl_opt out_opts[] = {
 	{ "devnet-accounts", SL_OPT_U64, O(accounts), "64", 100000, "funded secp256k1 keys" },
 	{ "devnet-validators", SL_OPT_U64, O(validators), "5", 1000,
 	  "primary-network validators at genesis" },
+	{ "devnet-genesis-signers", SL_OPT_BOOL, O(genesis_signers), "false", 0,
+	  "genesis validators are AddPermissionlessValidatorTx stakers with BLS keys (signers)" },
 	{ "devnet-start-time", SL_OPT_U64, O(start_time), "1704067200", UINT32_MAX,
 	  "unix time of the first block" },
 	{ "network", SL_OPT_STR, O(network), "local", 0,
@@ -272,6 +274,7 @@ static int out_mode(int argc, char **argv)
 				  .txs = o.txs,
 				  .accounts = o.accounts,
 				  .validators = o.validators,
+				  .genesis_signers = o.genesis_signers,
 				  .start_time = o.start_time,
 				  .network_id = o.network_id,
 				  .network_id_given = o.network_id != 0 };

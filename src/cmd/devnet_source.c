@@ -123,13 +123,14 @@ sl_err sl_devnet_options_check(const sl_devnet_options *o, sl_devnet_config *cfg
 				   .start_time = o->start_time,
 				   .txs = o->txs,
 				   .accounts = (uint32_t)o->accounts,
-				   .validators = (uint32_t)o->validators };
+				   .validators = (uint32_t)o->validators,
+				   .genesis_signers = o->genesis_signers };
 	return SL_OK;
 }
 
 /* ---- the history's settings, as kept in the store ---- */
 
-enum { F_SEED, F_NETWORK, F_NETWORK_ID, F_START, F_TXS, F_ACCOUNTS, F_VALIDATORS, NFIELDS };
+enum { F_SEED, F_NETWORK, F_NETWORK_ID, F_START, F_TXS, F_ACCOUNTS, F_VALIDATORS, F_SIGNERS, NFIELDS };
 static const struct {
 	const char *key, *option;
 } fields[NFIELDS] = {
@@ -140,6 +141,7 @@ static const struct {
 	{ "txs", "--devnet-txs" },
 	{ "accounts", "--devnet-accounts" },
 	{ "validators", "--devnet-validators" },
+	{ "genesis-signers", "--devnet-genesis-signers" },
 };
 
 static void field_values(const sl_devnet_config *c, char v[NFIELDS][256])
@@ -152,6 +154,7 @@ static void field_values(const sl_devnet_config *c, char v[NFIELDS][256])
 	snprintf(v[F_TXS], 256, "%llu", (unsigned long long)c->txs);
 	snprintf(v[F_ACCOUNTS], 256, "%u", c->accounts);
 	snprintf(v[F_VALIDATORS], 256, "%u", c->validators);
+	snprintf(v[F_SIGNERS], 256, "%s", c->genesis_signers ? "true" : "false");
 }
 
 /* key NUL value NUL ... */
@@ -175,6 +178,7 @@ static sl_err config_compare(const sl_devnet_config *c, const uint8_t *rec, size
 {
 	char v[NFIELDS][256];
 	field_values(c, v);
+	bool seen[NFIELDS] = { 0 };
 	for (size_t at = 0; at < len;) {
 		const char *key = (const char *)rec + at;
 		size_t kl = strnlen(key, len - at);
@@ -183,7 +187,7 @@ static sl_err config_compare(const sl_devnet_config *c, const uint8_t *rec, size
 		const char *val = key + kl + 1;
 		size_t vl = strnlen(val, len - at - kl - 1);
 		for (int i = 0; i < NFIELDS; i++)
-			if (!strcmp(key, fields[i].key) && strcmp(val, v[i])) {
+			if (!strcmp(key, fields[i].key) && (seen[i] = true) && strcmp(val, v[i])) {
 				snprintf(
 					err, 512,
 					"%s is '%s' but the data in %s was made with '%.*s'; use another --data-dir or "
@@ -192,6 +196,14 @@ static sl_err config_compare(const sl_devnet_config *c, const uint8_t *rec, size
 				return SL_ERR_CONFLICT;
 			}
 		at += kl + 1 + vl + 1;
+	}
+	/* a record from before --devnet-genesis-signers was made without them */
+	if (!seen[F_SIGNERS] && c->genesis_signers) {
+		snprintf(err, 512,
+			 "%s is 'true' but the data in %s was made without genesis signers; use another "
+			 "--data-dir or --devnet-genesis-signers=false",
+			 fields[F_SIGNERS].option, data_dir);
+		return SL_ERR_CONFLICT;
 	}
 	return SL_OK;
 }

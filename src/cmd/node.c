@@ -27,7 +27,7 @@ typedef struct node_opts {
 	uint64_t http_idle_timeout;
 	uint64_t devnet_txs, devnet_accounts, devnet_validators, devnet_start_time, devnet_interval_ms;
 	uint64_t devnet_p2p_port;
-	bool index_enabled, index_allow_incomplete, admin_enabled, devnet, help;
+	bool index_enabled, index_allow_incomplete, admin_enabled, devnet, help, devnet_genesis_signers;
 } node_opts;
 
 #define O(f) offsetof(node_opts, f)
@@ -89,6 +89,8 @@ static const sl_opt opts[] = {
 	  "funded secp256k1 keys of the devnet" },
 	{ "devnet-validators", SL_OPT_U64, O(devnet_validators), "5", 1000,
 	  "genesis validators of the devnet" },
+	{ "devnet-genesis-signers", SL_OPT_BOOL, O(devnet_genesis_signers), "false", 0,
+	  "the devnet's genesis validators are AddPermissionlessValidatorTx stakers with BLS keys (signers)" },
 	{ "devnet-start-time", SL_OPT_U64, O(devnet_start_time), "1704067200", UINT32_MAX,
 	  "unix time of the devnet's first block" },
 	{ "devnet-interval-ms", SL_OPT_U64, O(devnet_interval_ms), "2000", 3600000,
@@ -200,6 +202,7 @@ sl_node *cmd_node_open(int argc, char **argv, int *rc_out)
 					  .txs = o.devnet_txs,
 					  .accounts = o.devnet_accounts,
 					  .validators = o.devnet_validators,
+					  .genesis_signers = o.devnet_genesis_signers,
 					  .start_time = o.devnet_start_time,
 					  .network_id = o.network_id,
 					  /* 1 is the node's default, so only an explicit 1 counts */

@@ -37,7 +37,7 @@ typedef struct up_opts {
 	const char *data_dir, *host, *node, *store, *genesis, *network, *seed, *compat, *keys, *origins;
 	const char *log_level, *log_display_level, *progress, *config_file, *prices;
 	uint64_t http_port, api_port, txs, accounts, validators, start_time, interval_ms, anon_rate;
-	bool help, no_evm;
+	bool help, no_evm, genesis_signers;
 } up_opts;
 
 #define O(f) offsetof(up_opts, f)
@@ -62,6 +62,9 @@ static const sl_opt opts[] = {
 	  "about how many txs the devnet history holds" },
 	{ "devnet-accounts", SL_OPT_U64, O(accounts), "64", 100000, "funded secp256k1 keys of the devnet" },
 	{ "devnet-validators", SL_OPT_U64, O(validators), "5", 1000, "genesis validators of the devnet" },
+	{ "devnet-genesis-signers", SL_OPT_BOOL, O(genesis_signers), "true", 0,
+	  "the devnet's genesis validators have BLS keys (AddPermissionlessValidatorTx), so P-chain "
+	  "messages can reach a signature quorum" },
 	{ "devnet-start-time", SL_OPT_U64, O(start_time), "1704067200", UINT32_MAX,
 	  "unix time of the devnet's first block" },
 	{ "devnet-interval-ms", SL_OPT_U64, O(interval_ms), "2000", 3600000,
@@ -145,6 +148,7 @@ static char **node_argv(const up_opts *o, const char *node_dir, const char *log_
 	ARG("--devnet-txs=%llu", (unsigned long long)o->txs);
 	ARG("--devnet-accounts=%llu", (unsigned long long)o->accounts);
 	ARG("--devnet-validators=%llu", (unsigned long long)o->validators);
+	ARG("--devnet-genesis-signers=%s", o->genesis_signers ? "true" : "false");
 	ARG("--devnet-start-time=%llu", (unsigned long long)o->start_time);
 	ARG("--devnet-interval-ms=%llu", (unsigned long long)o->interval_ms);
 	ARG("--compat=%s", o->compat);
@@ -279,6 +283,7 @@ int cmd_up(int argc, char **argv)
 					  .txs = o.txs,
 					  .accounts = o.accounts,
 					  .validators = o.validators,
+					  .genesis_signers = o.genesis_signers,
 					  .start_time = o.start_time };
 		if (sl_devnet_options_check(&dop, &dc, err)) {
 			fprintf(stderr, "snowline up: %s\n", err);

@@ -36,7 +36,7 @@ sl_node_producer sl_devnet_producer(const sl_devnet_source *src);
 typedef struct sl_devnet_options {
 	const char *seed, *network;
 	uint64_t txs, accounts, validators, start_time, network_id;
-	bool network_id_given;
+	bool network_id_given, genesis_signers;
 } sl_devnet_options;
 SL_MUST_USE sl_err sl_devnet_options_check(const sl_devnet_options *o, sl_devnet_config *cfg, char err[512]);
 

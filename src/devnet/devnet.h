@@ -53,6 +53,9 @@ typedef struct sl_devnet_config {
 	uint64_t txs;	     /* size knob: about this many txs in the history (default 5000) */
 	uint32_t accounts;   /* secp256k1 keys that hold and move funds (default 64) */
 	uint32_t validators; /* primary-network validators at genesis (default 5) */
+	/* genesis validators are AddPermissionlessValidatorTx stakers with the node's BLS key (as
+	 * avalanchego's genesis builds a staker with a signer), not AddValidatorTx records */
+	bool genesis_signers;
 } sl_devnet_config;
 
 /* Where containers go; called in acceptance order per index. Returns SL_OK or stops generation. */

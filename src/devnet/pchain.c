@@ -887,6 +887,61 @@ static int32_t staker_of_tx(struct dn_pstate *p, const p_build *b, uint32_t type
 	return i;
 }
 
+/*
+ * A genesis validator with a signer as avalanchego's genesis builds it: an AddPermissionlessValidatorTx
+ * of network id and empty blockchain id, no inputs or outputs, its validator (primary network), the
+ * signer, its stake outputs, the one owner for validation and delegation rewards, its shares; no
+ * credentials. Its id is sha256 of these bytes (00 00 | signed tx). Appends them to out.
+ */
+static sl_err genesis_tx_write(const dn_world *w, const p_staker *s, sl_buf *out)
+{
+	sl_arena a;
+	sl_arena_init(&a, 1u << 16);
+	sl_pchain_tx *tx = sl_arena_zalloc(&a, sizeof *tx);
+	sl_avax_out *stake = sl_arena_array(&a, s->nstake + 1, sizeof *stake);
+	sl_err e = SL_ERR_NOMEM;
+	if (!tx || !stake)
+		goto out;
+	for (uint32_t k = 0; k < s->nstake; k++) {
+		const p_stake *st = &s->stake[k];
+		stake[k] = (sl_avax_out){ .asset_id = w->avax,
+					  .out = { .type_id = st->lock ? SL_T_STAKEABLE_LOCK_OUT
+								       : SL_T_SECP_TRANSFER_OUTPUT,
+						   .fx_type_id = SL_T_SECP_TRANSFER_OUTPUT,
+						   .lock_locktime = st->lock,
+						   .amount = st->amount,
+						   .owners = owners_view(&a, w, &st->owner) } };
+		if (!stake[k].out.owners.addrs)
+			goto out;
+	}
+	sl_pchain_utx *u = &tx->utx;
+	u->type_id = SL_P_ADD_PERMISSIONLESS_VALIDATOR_TX;
+	u->has_base = true;
+	u->base.network_id = w->cfg.network_id;
+	u->base.blockchain_id = ZERO32;
+	u->node_id = w->nodes[s->node].node_id;
+	u->start = s->start;
+	u->end = s->end;
+	u->weight = s->weight;
+	u->subnet_id = ZERO32;
+	u->signer = (sl_pchain_signer){ .type_id = SL_P_SIGNER_POP,
+					.public_key = w->nodes[s->node].bls_pk,
+					.pop = w->nodes[s->node].pop };
+	u->stake = stake;
+	u->nstake = s->nstake;
+	u->rewards_owner = owners_view(&a, w, &s->rewards);
+	u->delegation_owner = owners_view(&a, w, &s->delegation);
+	u->shares = s->shares;
+	if (!u->rewards_owner.addrs || !u->delegation_owner.addrs)
+		goto out;
+	e = sl_pchain_tx_encode(out, tx);
+	if (!e && out->err)
+		e = SL_ERR_TOO_LARGE;
+out:
+	sl_arena_release(&a);
+	return e;
+}
+
 sl_err dn_p_init(dn_world *w)
 {
 	struct dn_pstate *p = calloc(1, sizeof *p);
@@ -943,7 +998,13 @@ sl_err dn_p_init(dn_world *w)
 	if (!dn_utxos_copy(&p->genesis, &w->utxos[DN_P]))
 		return SL_ERR_NOMEM;
 
-	/* Genesis validators: AddValidatorTx records with one stake output and no other outputs. */
+	/*
+	 * Genesis validators: AddValidatorTx records with one stake output and no other outputs; with
+	 * genesis signers, AddPermissionlessValidatorTx ones whose signer is the node's BLS key and
+	 * proof of possession, the same owner for validation and delegation rewards (as avalanchego's
+	 * genesis builds a staker that has a signer).
+	 */
+	bool signers = w->cfg.genesis_signers;
 	p->ngenesis_val = nval;
 	for (uint32_t i = 0; i < nval; i++) {
 		int32_t si = staker_new(p);
@@ -951,7 +1012,7 @@ sl_err dn_p_init(dn_world *w)
 			return SL_ERR_NOMEM;
 		p_staker *s = &p->st[si];
 		derive_id(w, "genesis-validator", i, s->tx_id);
-		s->type_id = SL_P_ADD_VALIDATOR_TX;
+		s->type_id = signers ? SL_P_ADD_PERMISSIONLESS_VALIDATOR_TX : SL_P_ADD_VALIDATOR_TX;
 		s->node = i;
 		s->start = s->accepted = start;
 		s->end = start + GENESIS_VALIDATOR_DAYS * DAY;
@@ -960,9 +1021,21 @@ sl_err dn_p_init(dn_world *w)
 		s->rewards = s->delegation = owner_one(w->nkeys ? i % w->nkeys : 0);
 		s->nstake = 1;
 		s->stake[0] = (p_stake){ .amount = s->weight, .owner = s->rewards };
+		if (signers) {
+			/* its id is its bytes' hash, as for any genesis tx of avalanchego */
+			sl_buf tb;
+			sl_buf_init(&tb, SL_CODEC_MAX_SIZE);
+			sl_err e = genesis_tx_write(w, s, &tb);
+			if (!e)
+				sl_sha256(tb.p, tb.len, s->tx_id);
+			sl_buf_release(&tb);
+			if (e)
+				return e;
+		}
 		total += s->weight;
 		p->node_val[i] = si;
-		if (!pval_add(p, (uint32_t)si, 0) || !vlog(p, -1, i, false, s->weight, V_GENESIS, 1))
+		if (!pval_add(p, (uint32_t)si, 0) ||
+		    !vlog(p, -1, i, false, s->weight, V_GENESIS, signers ? 2 : 1))
 			return SL_ERR_NOMEM;
 	}
 	p->vflushed = p->nvlog; /* the genesis validators: height 0 */
@@ -2802,6 +2875,18 @@ static void jw_genesis(sl_jw *j, const dn_world *w, const struct dn_pstate *p)
 		sl_jw_u64s(j, s->weight);
 		sl_jw_key(j, "delegationFee");
 		sl_jw_u64(j, s->shares);
+		sl_jw_key(j, "txType");
+		sl_jw_str(j, sl_pchain_type_name(s->type_id));
+		sl_jw_key(j, "blsPublicKey");
+		if (s->type_id == SL_P_ADD_PERMISSIONLESS_VALIDATOR_TX)
+			sl_jw_hex(j, w->nodes[s->node].bls_pk, 48);
+		else
+			sl_jw_null(j);
+		sl_jw_key(j, "proofOfPossession");
+		if (s->type_id == SL_P_ADD_PERMISSIONLESS_VALIDATOR_TX)
+			sl_jw_hex(j, w->nodes[s->node].pop, 96);
+		else
+			sl_jw_null(j);
 		sl_jw_key(j, "stake");
 		sl_jw_arr(j);
 		for (uint32_t k = 0; k < s->nstake; k++) {
@@ -3195,6 +3280,24 @@ void dn_p_genesis(const dn_world *w, sl_jw *j, bool stakers)
 		sl_jw_u64(j, s->weight);
 		sl_jw_key(j, "shares");
 		sl_jw_u64(j, s->shares);
+		if (s->type_id == SL_P_ADD_PERMISSIONLESS_VALIDATOR_TX) {
+			/* a signer: the staker is an AddPermissionlessValidatorTx (docs/index.md) */
+			sl_jw_key(j, "signer");
+			sl_jw_obj(j);
+			sl_jw_key(j, "publicKey");
+			sl_jw_hex(j, w->nodes[s->node].bls_pk, 48);
+			sl_jw_key(j, "proofOfPossession");
+			sl_jw_hex(j, w->nodes[s->node].pop, 96);
+			sl_jw_obj_end(j);
+			/* the tx itself (00 00 | signed tx, no credentials): txId is its sha256 */
+			sl_buf tb;
+			sl_buf_init(&tb, SL_CODEC_MAX_SIZE);
+			if (!genesis_tx_write(w, s, &tb)) {
+				sl_jw_key(j, "tx");
+				sl_jw_hex(j, tb.p, tb.len);
+			}
+			sl_buf_release(&tb);
+		}
 		sl_jw_key(j, "stake");
 		sl_jw_arr(j);
 		sl_buf b;

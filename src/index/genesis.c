@@ -9,7 +9,16 @@
  *    "utxos": {"P": ["<hex UTXO bytes>", …], "X": [ … ]},
  *    "stakers": [{"txId": "<cb58>", "nodeId": "NodeID-…", "start": s, "end": s, "weight": n,
  *                 "shares": n, "stake": ["<hex UTXO bytes>", …],
- *                 "rewardsOwner": {"threshold": 1, "locktime": 0, "addresses": ["P-…1…"]}}, …]}
+ *                 "rewardsOwner": {"threshold": 1, "locktime": 0, "addresses": ["P-…1…"]},
+ *                 "signer": {"publicKey": "0x<48 bytes>", "proofOfPossession": "0x<96 bytes>"},
+ *                 "tx": "0x<00 00 | signed tx>"}, …]}
+ *
+ * A staker without "signer" is an AddValidatorTx (type 12); one with it is an
+ * AddPermissionlessValidatorTx (type 25) of the primary network, as
+ * avalanchego's genesis makes a staker with a signer: its BLS key is its
+ * validator set key from height 0, and its rewards owner is both the
+ * validation's and the delegation's. "tx" (optional, with a signer) is the
+ * genesis tx's bytes, whose sha256 must be txId.
  *
  * UTXO bytes are the codec's UTXO (00 00 | txID | index | assetID | output),
  * with or without the index API's checksum and 0x. Genesis rows have seq 0,
@@ -24,6 +33,7 @@
 #include "crypto/hash.h"
 #include "util/hex.h"
 #include "util/jsonv.h"
+#include "util/limits.h"
 
 static sl_span member(sl_span obj, const char *name)
 {
@@ -75,6 +85,22 @@ static bool utxo_of(ix_batch *b, sl_span v, sl_typeset outs, sl_utxo *u)
 		return !memcmp(sum, bytes + len - 4, 4);
 	}
 	return false;
+}
+
+/* A hex string (0x optional) of exactly n bytes, into the batch's arena. */
+static const uint8_t *hex_exact(ix_batch *b, sl_span v, size_t n)
+{
+	if (sl_json_type(v) != SL_JT_STRING || v.len < 2)
+		return NULL;
+	const char *s = (const char *)v.p + 1;
+	size_t l = v.len - 2;
+	if (l >= 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		s += 2, l -= 2;
+	uint8_t *out = sl_arena_alloc(&b->arena, n);
+	size_t got = 0;
+	if (!out || l != 2 * n || sl_hex_decode(s, l, out, n, &got) || got != n)
+		return NULL;
+	return out;
 }
 
 static void add_utxo(ix_batch *b, const sl_utxo *u, uint8_t chain, int64_t ts, bool staked, uint64_t start,
@@ -197,13 +223,46 @@ sl_err ix_genesis_derive(ix_batch *b, const char *json, size_t n, const char *hr
 			}
 			k++;
 		}
+		sl_span signer = member(s, "signer");
+		const uint8_t *pk = NULL, *pop = NULL;
+		if (signer.len) {
+			pk = hex_exact(b, member(signer, "publicKey"), 48);
+			pop = hex_exact(b, member(signer, "proofOfPossession"), 96);
+			/* its tx (optional): the staker's id must be the bytes' hash */
+			sl_span txv = member(s, "tx");
+			if (txv.len) {
+				size_t tl = sl_json_type(txv) == SL_JT_STRING && txv.len > 2 ? txv.len - 2
+											     : 0;
+				if (tl >= 2 && txv.p[1] == '0' && (txv.p[2] == 'x' || txv.p[2] == 'X'))
+					tl -= 2;
+				tl /= 2;
+				const uint8_t *tb = tl && tl <= SL_CODEC_MAX_SIZE ? hex_exact(b, txv, tl)
+										  : NULL;
+				uint8_t h[32];
+				if (tb)
+					sl_sha256(tb, tl, h);
+				if (!tb || memcmp(h, txid, 32)) {
+					snprintf(err, 256,
+						 "stakers[%zu].tx: not 0x-hex bytes whose sha256 is its txId",
+						 i);
+					return SL_ERR_INVALID;
+				}
+			}
+			if (!pk || !pop) {
+				snprintf(err, 256,
+					 "stakers[%zu].signer: needs publicKey (48 bytes in hex) and "
+					 "proofOfPossession (96 bytes in hex)",
+					 i);
+				return SL_ERR_INVALID;
+			}
+		}
 		ix_staker *st = IX_PUSH(b, b->stakers);
 		if (!st)
 			return SL_ERR_NOMEM;
 		static const uint8_t primary[32];
 		*st = (ix_staker){ .tx = txid,
 				   .seq = 0,
-				   .type = 12,
+				   .type = pk ? 25 : 12,
 				   .node = nid,
 				   .subnet = primary,
 				   .start = start,
@@ -214,6 +273,10 @@ sl_err ix_genesis_derive(ix_batch *b, const char *json, size_t n, const char *hr
 				   .nouts = 0,
 				   .nstake = nstake,
 				   .rewards_owner = sl_span_of(blob, 12 + 20 * naddrs),
+				   .delegation_owner = pk ? sl_span_of(blob, 12 + 20 * naddrs)
+							  : (sl_span){ 0 },
+				   .bls_key = pk,
+				   .bls_pop = pop,
 				   .accepted_ts = (int64_t)ts };
 	}
 	return b->err;

@@ -96,6 +96,7 @@ test('a. a restart with other history settings is refused, naming the setting an
     [['--devnet-start-time', '1704067201'], /--devnet-start-time is '1704067201' but .* made with '1704067200'/],
     [['--network', 'fuji'], /--network is 'fuji' but .* made with 'local'/],
     [['--network-id', '4242'], /--network-id is '4242' but .* made with '12345'/],
+    [['--devnet-genesis-signers'], /--devnet-genesis-signers is 'true' but .* made with 'false'/],
   ];
   for (const [extra, want] of cases) {
     // the flags come after the defaults in args(): the last one wins
