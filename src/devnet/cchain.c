@@ -240,6 +240,11 @@ static int kv_cmp(const void *a, const void *b)
 
 static void scratch_init(trie_scratch *t)
 {
+	t->cache = NULL; /* no node cache unless the state trie sets one (state_root) */
+	t->base = NULL;
+	t->pre = NULL;
+	t->cache_ok = false;
+	t->next = 0;
 	for (unsigned i = 0; i < TRIE_LEVELS; i++)
 		sl_buf_init(&t->lvl[i], SL_MAX_CONTAINER * 2);
 }
