@@ -148,6 +148,11 @@ sl_devnet *sl_devnet_new(const sl_devnet_config *cfg, char err[256])
 		return NULL;
 	}
 	dn_world *w = &d->w;
+	if (dn_l1view_init(w)) {
+		snprintf(err, 256, "cannot make the L1 view's lock");
+		free(d);
+		return NULL;
+	}
 	w->cfg = *cfg;
 	snprintf(w->seed, sizeof w->seed, "%s", cfg->seed ? cfg->seed : "snowline");
 	w->cfg.seed = w->seed;
@@ -262,6 +267,7 @@ void sl_devnet_free(sl_devnet *d)
 		return;
 	dn_world *w = &d->w;
 	dn_p_free(w);
+	dn_l1view_free(w);
 	dn_x_free(w);
 	dn_c_free(w);
 	for (int c = 0; c < DN_CHAINS; c++) {

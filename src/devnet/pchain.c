@@ -126,7 +126,8 @@ typedef struct p_subnet {
 	uint32_t nchains;
 	uint32_t chains[4]; /* indexes into st->chains */
 	uint8_t manager_chain[32], manager_addr[20];
-	uint32_t nvalidators; /* current permissioned validators */
+	uint32_t nvalidators;	   /* current permissioned validators */
+	uint8_t conversion_id[32]; /* once l1: sha256 of its SubnetToL1ConversionData */
 } p_subnet;
 
 typedef struct p_chainrec {
@@ -211,6 +212,7 @@ struct dn_pstate {
 	p_vchange *vlog; /* every validator set change, in chain order */
 	size_t nvlog, capvlog;
 	size_t vflushed; /* vlog[vflushed ..] wait for their block */
+	bool l1_dirty;	 /* the L1 view (dn_l1view) is behind: a conversion, registration or weight */
 };
 
 #define PUSH DN_PUSH
@@ -1900,7 +1902,26 @@ static bool tx_convert(p_build *b, uint64_t t)
 	b_auth(b, &s->owner);
 	if (!b_finish(b))
 		return false;
+	sl_warp_conversion conv = { .subnet_id = sl_span_of(s->id, 32),
+				    .manager_chain_id = sl_span_of(u->manager_chain_id, 32),
+				    .manager_address = u->manager_address,
+				    .nvalidators = n };
+	sl_warp_conversion_validator cv[4];
+	for (uint32_t i = 0; i < n; i++)
+		cv[i] = (sl_warp_conversion_validator){ .node_id = vals[i].node_id,
+							.bls_public_key = sl_span_of(vals[i].public_key, 48),
+							.weight = vals[i].weight };
+	conv.validators = cv;
+	sl_buf cb;
+	sl_buf_init(&cb, SL_CODEC_MAX_SIZE);
+	bool enc = sl_warp_conversion_encode(&conv, &cb) == SL_OK;
+	if (enc)
+		sl_sha256(cb.p, cb.len, s->conversion_id);
+	sl_buf_release(&cb);
+	if (!enc)
+		return false;
 	s->l1 = true;
+	p->l1_dirty = true;
 	memcpy(s->manager_chain, p->chains[s->chains[0]].id, 32);
 	memcpy(s->manager_addr, mgr, 20);
 	for (uint32_t i = 0; i < n; i++) {
@@ -1983,6 +2004,7 @@ static bool tx_register_l1(p_build *b, uint64_t t)
 	v->since = t;
 	v->remaining = rem;
 	v->disable = dis;
+	p->l1_dirty = true;
 	return vlog_l1(p, v->subnet, v->node, false, v->weight, V_L1_ADD);
 }
 
@@ -2046,6 +2068,7 @@ static bool tx_set_l1_weight(p_build *b, uint64_t t)
 		return false;
 	p_l1val *pv = &p->l1[vi];
 	pv->nonce = nonce + 1;
+	p->l1_dirty = true;
 	uint32_t at = l1_active(pv, t) ? pv->node : V_EMPTY;
 	if (!vlog_l1(p, pv->subnet, at, true, pv->weight, weight ? V_L1_WEIGHT : V_L1_REMOVE) ||
 	    !vlog_l1(p, pv->subnet, at, false, weight, V_L1_WEIGHT))
@@ -2150,7 +2173,8 @@ static sl_err emit_block(dn_world *w, sl_pchain_block *blk, bool option)
 	c->last_time = blk->time;
 	c->blocks++;
 	c->txs += sl_pchain_block_tx_count(blk);
-	return w->sink_err;
+	sl_err e = dn_l1view_sync(w);
+	return e ? e : w->sink_err;
 }
 
 static sl_pchain_tx *txs_array(sl_arena *a, sl_pchain_tx *const *txs, uint32_t n)
@@ -2626,7 +2650,80 @@ sl_err dn_p_load(dn_world *w, dn_rd *r)
 		r->bad = true;
 	dn_p_free(w);
 	w->p = p;
-	return r->bad ? SL_ERR_INVALID : SL_OK;
+	if (r->bad)
+		return SL_ERR_INVALID;
+	p->l1_dirty = true;
+	return dn_l1view_sync(w);
+}
+
+/* ---- the L1 view for the p2p listeners ---------------------------------------------------------- */
+
+sl_err dn_l1view_init(dn_world *w)
+{
+	dn_l1view *v = &w->l1view;
+	if (pthread_mutex_init(&v->mu, NULL))
+		return SL_ERR_NOMEM;
+	v->mu_ok = true;
+	return SL_OK;
+}
+
+void dn_l1view_free(dn_world *w)
+{
+	dn_l1view *v = &w->l1view;
+	free(v->conv);
+	free(v->val);
+	if (v->mu_ok)
+		pthread_mutex_destroy(&v->mu);
+	memset(v, 0, sizeof *v);
+}
+
+static bool grow_to(void **v, size_t *cap, size_t need, size_t sz)
+{
+	while (*cap < need)
+		if (!dn_grow(v, cap, *cap, sz))
+			return false;
+	return true;
+}
+
+/* The L1 part of the P state after the last emitted block (the txs are applied as they are made,
+ * and each block is emitted before the next is made). */
+sl_err dn_l1view_sync(dn_world *w)
+{
+	dn_l1view *v = &w->l1view;
+	struct dn_pstate *p = w->p;
+	if (!v->mu_ok || !p)
+		return SL_OK;
+	sl_err e = SL_OK;
+	pthread_mutex_lock(&v->mu);
+	v->time = w->chain[DN_P].last_time;
+	if (p->l1_dirty) {
+		size_t nconv = 0;
+		for (size_t i = 0; i < p->nsn; i++)
+			nconv += p->sn[i].l1;
+		if (!grow_to((void **)&v->conv, &v->capconv, nconv, sizeof *v->conv) ||
+		    !grow_to((void **)&v->val, &v->capval, p->nl1, sizeof *v->val)) {
+			e = SL_ERR_NOMEM;
+		} else {
+			v->nconv = 0;
+			for (size_t i = 0; i < p->nsn; i++)
+				if (p->sn[i].l1) {
+					dn_l1conv *c = &v->conv[v->nconv++];
+					memcpy(c->subnet, p->sn[i].id, 32);
+					memcpy(c->conversion_id, p->sn[i].conversion_id, 32);
+				}
+			for (size_t i = 0; i < p->nl1; i++) {
+				const p_l1val *l = &p->l1[i];
+				v->val[i] = (dn_l1val){ .weight = l->weight,
+							.nonce = l->nonce,
+							.removed = l->removed };
+				memcpy(v->val[i].vid, l->vid, 32);
+			}
+			v->nval = p->nl1;
+			p->l1_dirty = false;
+		}
+	}
+	pthread_mutex_unlock(&v->mu);
+	return e;
 }
 
 /* ---- manifest -------------------------------------------------------------------------------------- */

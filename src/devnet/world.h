@@ -31,6 +31,8 @@
 #include "util/arena.h"
 #include "util/jw.h"
 
+#include <pthread.h>
+
 /* ---- deterministic random numbers: xoshiro256**, one stream per use ---- */
 typedef struct dn_rng {
 	uint64_t s[4];
@@ -145,6 +147,32 @@ typedef struct dn_pheight {
 	uint64_t time, height;
 } dn_pheight;
 
+/*
+ * The P-chain's L1 state as the accepted P blocks leave it (ACP-77), for the
+ * validators' p2p listeners (p2p.c), which run on their own threads and read
+ * nothing else of the world: the subnets converted to L1s with their
+ * conversion ids, and every L1 validation registered with its weight, the
+ * smallest nonce its next weight message may use, and whether it was removed.
+ * pchain.c writes it under `mu` when it emits a P block (dn_l1view_sync).
+ */
+typedef struct dn_l1conv {
+	uint8_t subnet[32], conversion_id[32];
+} dn_l1conv;
+typedef struct dn_l1val {
+	uint8_t vid[32];
+	uint64_t weight, nonce;
+	bool removed;
+} dn_l1val;
+typedef struct dn_l1view {
+	pthread_mutex_t mu;
+	bool mu_ok;
+	dn_l1conv *conv;
+	size_t nconv, capconv;
+	dn_l1val *val;
+	size_t nval, capval;
+	uint64_t time; /* the last accepted P block's timestamp, unix s */
+} dn_l1view;
+
 typedef struct dn_world {
 	sl_devnet_config cfg;
 	char seed[256];
@@ -174,6 +202,7 @@ typedef struct dn_world {
 	dn_pheight *ph; /* P blocks from the earliest one a later X or C block may still name */
 	size_t nph, capph;
 	struct dn_pstate *p; /* pchain.c's own state */
+	dn_l1view l1view;    /* what the p2p listeners may read (under its lock) */
 	struct dn_xstate *x; /* xchain.c's */
 	struct dn_cstate *c; /* cchain.c's */
 } dn_world;
@@ -319,6 +348,11 @@ size_t dn_p_node_subnets(const dn_world *w, dn_nodesub *out, size_t cap);
 /* peers.c: the peers a node of this devnet has (info.peers's `peers`, a JSON array). */
 void dn_peers(const dn_world *w, sl_jw *jw);
 void dn_p_save(const dn_world *w, sl_buf *b);
+/* The L1 view (dn_l1view): made with the world, freed with it; dn_l1view_sync copies the P
+ * state's L1 part into it (emit_block and a restore call it). */
+sl_err dn_l1view_init(dn_world *w);
+void dn_l1view_free(dn_world *w);
+sl_err dn_l1view_sync(dn_world *w);
 sl_err dn_p_load(dn_world *w, dn_rd *r); /* replaces w->p */
 
 sl_err dn_x_init(dn_world *w);

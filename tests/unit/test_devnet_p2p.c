@@ -5,13 +5,17 @@
  * signatures of an unsigned warp message that verify with blst against each
  * node's BLS key; policies from --devnet-p2p-policy (absent, wrong) hold;
  * a message of another network or an unknown source chain is refused with an
- * AppError; info.peers gives the ports the nodes really listen on.
+ * AppError; info.peers gives the ports the nodes really listen on. A message
+ * from the P-chain is signed only when it is one of the P-chain's L1 messages
+ * true to the devnet's P-chain state after its history (avalanchego's
+ * vms/platformvm/network/warp.go), else refused with avalanchego's code.
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
 
+#include "crypto/hash.h"
 #include "devnet/world.h"
 
 typedef struct got {
@@ -84,12 +88,12 @@ static void test_devnet_validators(void **state)
 
 	sl_buf msg;
 	sl_buf_init(&msg, 4096);
-	unsigned_msg(w->cfg.network_id, w->chain[0].id, &msg); /* from the P-chain */
+	unsigned_msg(w->cfg.network_id, w->chain[DN_X].id, &msg); /* from the X-chain: any payload */
 	sl_p2p_sign_request req = { .network_id = w->cfg.network_id,
 				    .message = msg.p,
 				    .message_len = msg.len,
 				    .deadline_ms = 10000 };
-	memcpy(req.chain_id, w->chain[0].id, 32);
+	memcpy(req.chain_id, w->chain[DN_X].id, 32);
 	got g = { 0 };
 	assert_int_equal(sl_p2p_sign_requests(pool, t, 3, &req, on_answer, &g), SL_OK);
 	assert_int_equal(g.n, 3);
@@ -150,10 +154,261 @@ static void test_devnet_validators(void **state)
 	sl_devnet_free(d);
 }
 
+/* ---- the P-chain's L1 messages ---------------------------------------------------------------- */
+
+static sl_err keep(void *ctx, sl_ikind kind, const uint8_t id[32], int64_t ts_ns, const uint8_t *bytes,
+		   size_t len)
+{
+	(void)ctx, (void)kind, (void)id, (void)ts_ns, (void)bytes, (void)len;
+	return SL_OK;
+}
+
+typedef struct pclient {
+	dn_world *w;
+	sl_p2p_pool *pool;
+	sl_p2p_target t;
+	sl_buf msg;
+} pclient;
+
+/* Ask node 0 to sign l1 (an AddressedCall from the P-chain with source address src) with
+ * justification just; returns the AppError code, 0 when it signed (the signature verifies). */
+static int32_t ask(pclient *c, const sl_warp_l1_msg *l1, const char *src, const uint8_t *just,
+		   size_t just_len)
+{
+	sl_buf lb, pb;
+	sl_buf_init(&lb, 4096);
+	sl_buf_init(&pb, 4096);
+	assert_int_equal(sl_warp_l1_encode(l1, &lb), SL_OK);
+	sl_warp_payload pl = { .type = SL_WARP_PAYLOAD_ADDRESSED_CALL,
+			       .source_address = { (const uint8_t *)src, strlen(src) },
+			       .payload = { lb.p, lb.len } };
+	assert_int_equal(sl_warp_payload_encode(&pl, &pb), SL_OK);
+	sl_warp_unsigned m = { .network_id = c->w->cfg.network_id,
+			       .source_chain_id = { c->w->chain[DN_P].id, 32 },
+			       .payload = { pb.p, pb.len } };
+	sl_buf_reset(&c->msg);
+	assert_int_equal(sl_warp_unsigned_encode(&m, &c->msg), SL_OK);
+	sl_buf_release(&lb);
+	sl_buf_release(&pb);
+	sl_p2p_sign_request req = { .network_id = c->w->cfg.network_id,
+				    .message = c->msg.p,
+				    .message_len = c->msg.len,
+				    .justification = just,
+				    .justification_len = just_len,
+				    .deadline_ms = 10000 };
+	memcpy(req.chain_id, c->w->chain[DN_P].id, 32);
+	got g = { 0 };
+	assert_int_equal(sl_p2p_sign_requests(c->pool, &c->t, 1, &req, on_answer, &g), SL_OK);
+	assert_int_equal(g.n, 1);
+	if (g.a[0].err) {
+		assert_int_equal(g.a[0].err, SL_ERR_CONFLICT);
+		assert_true(g.why[0][0] != 0);
+		return g.a[0].app_error_code;
+	}
+	sl_bls_pk pk;
+	sl_bls_sig sig;
+	assert_int_equal(sl_bls_pk_decode(&pk, c->w->nodes[0].bls_pk), SL_OK);
+	assert_int_equal(sl_bls_sig_decode(&sig, g.a[0].signature), SL_OK);
+	assert_true(sl_bls_verify(&pk, &sig, c->msg.p, c->msg.len));
+	return 0;
+}
+
+/* L1ValidatorRegistrationJustification{ subnet_id_index: { subnet_id, index } } */
+static size_t just_index_n(uint8_t *out, const uint8_t *subnet, uint8_t len, uint32_t index)
+{
+	out[0] = 0x0a, out[1] = (uint8_t)(2 + len + 2), out[2] = 0x0a, out[3] = len;
+	memcpy(out + 4, subnet, len);
+	out[4 + len] = 0x10, out[5 + len] = (uint8_t)index; /* index < 128 */
+	return 6u + len;
+}
+
+static size_t just_index(uint8_t *out, const uint8_t subnet[32], uint32_t index)
+{
+	return just_index_n(out, subnet, 32, index);
+}
+
+/* ... { register_l1_validator_message: msg } (128 to 16383 bytes: a 2-byte length) */
+static size_t just_register(uint8_t *out, size_t cap, const uint8_t *msg, size_t len)
+{
+	assert_true(len >= 128 && len < 16384 && len + 3 <= cap);
+	out[0] = 0x12, out[1] = (uint8_t)(len | 0x80), out[2] = (uint8_t)(len >> 7);
+	memcpy(out + 3, msg, len);
+	return len + 3;
+}
+
+static void test_pchain_messages(void **state)
+{
+	(void)state;
+	char err[256];
+	sl_devnet_config cfg = { .seed = "p2p-l1", .txs = 6000, .accounts = 16, .validators = 5 };
+	sl_devnet *d = sl_devnet_new(&cfg, err);
+	assert_non_null(d);
+	assert_int_equal(sl_devnet_history(d, keep, NULL), SL_OK);
+	dn_world *w = dn_world_of(d);
+	dn_l1view *v = &w->l1view;
+	/* the view after the history: some L1s, validations current and removed, some weight changed */
+	assert_true(v->nconv > 0);
+	long cur = -1, gone = -1, moved = -1;
+	for (size_t i = 0; i < v->nval; i++) {
+		if (v->val[i].removed)
+			gone = (long)i;
+		else if (v->val[i].nonce > 0)
+			moved = (long)i;
+		else
+			cur = (long)i;
+	}
+	assert_true(cur >= 0 && gone >= 0 && moved >= 0);
+	assert_int_equal(v->time, w->chain[DN_P].last_time);
+
+	sl_devnet_p2p *p = sl_devnet_p2p_start(d, &(sl_devnet_p2p_options){ 0 }, err);
+	assert_non_null(p);
+	pclient c = { .w = w };
+	memcpy(c.t.node_id, w->nodes[0].node_id, 20);
+	snprintf(c.t.host, sizeof c.t.host, "127.0.0.1");
+	c.t.port = sl_devnet_p2p_port(p, 0);
+	sl_p2p_identity me;
+	assert_int_equal(sl_p2p_identity_make(&me, NULL), SL_OK);
+	c.pool = sl_p2p_pool_new(&(sl_p2p_config){ .identity = &me, .network_id = w->cfg.network_id });
+	assert_non_null(c.pool);
+	sl_buf_init(&c.msg, 4096);
+
+	/* SubnetToL1Conversion: justified by the subnet id, with the conversion id the P-chain keeps */
+	const dn_l1conv *cv = &v->conv[0];
+	sl_warp_l1_msg m = { .type = SL_WARP_L1_SUBNET_CONVERSION,
+			     .conversion_id = { cv->conversion_id, 32 } };
+	assert_int_equal(ask(&c, &m, "", cv->subnet, 32), 0);
+	assert_int_equal(ask(&c, &m, "0x12", cv->subnet, 32), 2); /* a source address */
+	assert_int_equal(ask(&c, &m, "", cv->subnet, 31), 5);	  /* not a subnet id */
+	uint8_t other[32];
+	memset(other, 0x77, 32);
+	assert_int_equal(ask(&c, &m, "", other, 32), 6); /* a subnet never converted */
+	m.conversion_id = (sl_span){ other, 32 };
+	assert_int_equal(ask(&c, &m, "", cv->subnet, 32), 7); /* the wrong conversion id */
+
+	/* L1ValidatorRegistration(true): while the validation is current */
+	m = (sl_warp_l1_msg){ .type = SL_WARP_L1_VALIDATOR_REGISTRATION,
+			      .validation_id = { v->val[cur].vid, 32 },
+			      .registered = true };
+	assert_int_equal(ask(&c, &m, "", NULL, 0), 0);
+	m.validation_id = (sl_span){ v->val[gone].vid, 32 };
+	assert_int_equal(ask(&c, &m, "", NULL, 0), 11);
+	m.validation_id = (sl_span){ other, 32 };
+	assert_int_equal(ask(&c, &m, "", NULL, 0), 11);
+
+	/* (false), justified by a validator of a conversion: signed unless it is current */
+	m.registered = false;
+	uint8_t j[512];
+	size_t signed_conv = 0, refused_conv = 0;
+	for (size_t k = 0; k < v->nconv; k++)
+		for (uint32_t i = 0; i < 4; i++) {
+			uint8_t vid[32];
+			sl_warp_conversion_validation_id(v->conv[k].subnet, i, vid);
+			const dn_l1val *l = NULL;
+			for (size_t x = 0; x < v->nval; x++)
+				if (!memcmp(v->val[x].vid, vid, 32))
+					l = &v->val[x];
+			if (!l)
+				continue;
+			m.validation_id = (sl_span){ vid, 32 };
+			int32_t code = ask(&c, &m, "", j, just_index(j, v->conv[k].subnet, i));
+			assert_int_equal(code, l->removed ? 0 : 12);
+			signed_conv += code == 0, refused_conv += code != 0;
+			/* the index of another validation */
+			assert_int_equal(ask(&c, &m, "", j, just_index(j, v->conv[k].subnet, i + 1)), 10);
+		}
+	assert_true(refused_conv > 0);
+	m.validation_id = (sl_span){ other, 32 };
+	assert_int_equal(ask(&c, &m, "", j, 0), 8);			      /* no preimage */
+	assert_int_equal(ask(&c, &m, "", (const uint8_t *)"\x0a\x05", 2), 5); /* truncated */
+	uint8_t never[32];
+	sl_warp_conversion_validation_id(other, 0, never);
+	m.validation_id = (sl_span){ never, 32 };
+	assert_int_equal(ask(&c, &m, "", j, just_index(j, other, 0)), 6);	/* subnet not converted */
+	assert_int_equal(ask(&c, &m, "", j, just_index_n(j, other, 31, 0)), 9); /* a short subnet id */
+
+	/* (false), justified by a RegisterL1ValidatorMessage never registered: once it has expired */
+	static const uint8_t node[20] = { 1, 2, 3 }, pk[48] = { 9 };
+	sl_warp_l1_msg reg = { .type = SL_WARP_L1_REGISTER_VALIDATOR,
+			       .subnet_id = { cv->subnet, 32 },
+			       .node_id = { node, 20 },
+			       .bls_public_key = { pk, 48 },
+			       .expiry = v->time - 1,
+			       .remaining_balance_owner = { .threshold = 0 },
+			       .disable_owner = { .threshold = 0 },
+			       .weight = 100 };
+	for (int late = 0; late < 2; late++) {
+		reg.expiry = late ? v->time + 3600 : v->time;
+		sl_buf rb;
+		sl_buf_init(&rb, 4096);
+		assert_int_equal(sl_warp_l1_encode(&reg, &rb), SL_OK);
+		uint8_t rid[32];
+		sl_sha256(rb.p, rb.len, rid);
+		m.validation_id = (sl_span){ rid, 32 };
+		size_t jl = just_register(j, sizeof j, rb.p, rb.len);
+		assert_int_equal(ask(&c, &m, "", j, jl), late ? 14 : 0);
+		m.validation_id = (sl_span){ other, 32 };
+		assert_int_equal(ask(&c, &m, "", j, jl), 10);
+		jl = just_register(j, sizeof j, rb.p, rb.len - 1);
+		assert_int_equal(ask(&c, &m, "", j, jl), 13);
+		sl_buf_release(&rb);
+	}
+
+	/* L1ValidatorWeight: the nonce just below the next one and the weight of now */
+	const dn_l1val *mv = &v->val[moved];
+	m = (sl_warp_l1_msg){ .type = SL_WARP_L1_VALIDATOR_WEIGHT,
+			      .validation_id = { mv->vid, 32 },
+			      .nonce = mv->nonce - 1,
+			      .weight = mv->weight };
+	assert_int_equal(ask(&c, &m, "", NULL, 0), 0);
+	m.nonce = mv->nonce;
+	assert_int_equal(ask(&c, &m, "", NULL, 0), 16);
+	m.nonce = mv->nonce - 1, m.weight = mv->weight + 1;
+	assert_int_equal(ask(&c, &m, "", NULL, 0), 17);
+	m.nonce = UINT64_MAX;
+	assert_int_equal(ask(&c, &m, "", NULL, 0), 15);
+	m.validation_id = (sl_span){ v->val[gone].vid, 32 }, m.nonce = 0;
+	assert_int_equal(ask(&c, &m, "", NULL, 0), 11);
+
+	/* a RegisterL1Validator message is not one the P-chain signs */
+	assert_int_equal(ask(&c, &reg, "", NULL, 0), 4);
+
+	/* a Hash payload, or no payload at all, from the P-chain */
+	uint8_t h[32] = { 0 };
+	sl_buf pb;
+	sl_buf_init(&pb, 4096);
+	sl_warp_payload hp = { .type = SL_WARP_PAYLOAD_HASH, .hash = { h, 32 } };
+	assert_int_equal(sl_warp_payload_encode(&hp, &pb), SL_OK);
+	for (int raw = 0; raw < 2; raw++) {
+		sl_warp_unsigned um = { .network_id = w->cfg.network_id,
+					.source_chain_id = { w->chain[DN_P].id, 32 },
+					.payload = raw ? (sl_span){ (const uint8_t *)"hello", 5 }
+						       : (sl_span){ pb.p, pb.len } };
+		sl_buf_reset(&c.msg);
+		assert_int_equal(sl_warp_unsigned_encode(&um, &c.msg), SL_OK);
+		sl_p2p_sign_request req = { .network_id = w->cfg.network_id,
+					    .message = c.msg.p,
+					    .message_len = c.msg.len,
+					    .deadline_ms = 10000 };
+		memcpy(req.chain_id, w->chain[DN_P].id, 32);
+		got g = { 0 };
+		assert_int_equal(sl_p2p_sign_requests(c.pool, &c.t, 1, &req, on_answer, &g), SL_OK);
+		assert_int_equal(g.n, 1);
+		assert_int_equal(g.a[0].err, SL_ERR_CONFLICT);
+		assert_int_equal(g.a[0].app_error_code, 1);
+	}
+	sl_buf_release(&pb);
+
+	sl_buf_release(&c.msg);
+	sl_p2p_pool_free(c.pool);
+	sl_devnet_p2p_stop(p);
+	sl_devnet_free(d);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_devnet_validators),
+		cmocka_unit_test(test_pchain_messages),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
