@@ -18,8 +18,11 @@
  *   ConvertSubnetToL1Tx        SubnetToL1Conversion(conversionID); justification: the subnet id
  *   RegisterL1ValidatorTx      L1ValidatorRegistration(validationID, true) while the validator is
  *                              registered, (…, false) once removed (justification below)
- *   SetL1ValidatorWeightTx     L1ValidatorWeight(validationID, nonce, weight); weight 0 removes
- *                              the validator: L1ValidatorRegistration(validationID, false) with
+ *   SetL1ValidatorWeightTx     L1ValidatorWeight(validationID, nonce, weight) as the validation
+ *                              stands now (the P-chain signs only its current weight, with the
+ *                              nonce of the last weight change: a later weight tx's message for
+ *                              an earlier one); once the validator is removed (weight 0), by this
+ *                              tx or a later one: L1ValidatorRegistration(validationID, false) with
  *                              the protobuf L1ValidatorRegistrationJustification — field 1,
  *                              SubnetIDIndex{subnet_id, index}, for a validator of the
  *                              conversion; field 2, the RegisterL1Validator message, for one
@@ -43,6 +46,7 @@ static const sl_sql q_chain_subnet = { "SELECT subnet FROM chains WHERE id = ?" 
 static const sl_sql q_subnet = { "SELECT 1 FROM subnets WHERE id = ?" };
 static const sl_sql q_tx = { "SELECT type, bytes FROM txs WHERE id = ? AND chain = 0" };
 static const sl_sql q_l1v = { "SELECT tx, removed_tx FROM l1_validators WHERE vid = ?" };
+static const sl_sql q_l1w = { "SELECT weight, min_nonce, removed_tx FROM l1_validators WHERE vid = ?" };
 
 static const uint8_t zero32[32];
 
@@ -407,12 +411,31 @@ static int l1_message_of(l1ctx *c, const uint8_t *bytes, size_t n, const char *h
 		sl_warp_l1_msg w;
 		if (sl_l1_tx_message(u, &w) || w.type != SL_WARP_L1_VALIDATOR_WEIGHT)
 			return api_fail(r, 500, "a stored SetL1ValidatorWeightTx's message does not decode");
-		if (w.weight == 0)
+		/* the P-chain attests the validation's weight of now: the last weight tx's message, or its
+		 * removal */
+		sl_stmt *s = sl_stmt_get(r->db, &q_l1w);
+		if (!s)
+			return api_fail_store(r, SL_ERR_STORE);
+		sl_bind_blob(s, 0, w.validation_id.p, 32);
+		sl_err e = sl_stmt_query(s);
+		bool found = !e && sl_stmt_next(s, &e);
+		if (e)
+			return api_fail_store(r, e);
+		if (!found) {
+			char id[64];
+			sl_cb58_id(id, w.validation_id.p);
+			return api_fail(r, 404, "the store has no L1 validation %s (the tx's)", id);
+		}
+		uint64_t weight = sl_col_u64be(s, 0);
+		int64_t min_nonce = sl_col_i64(s, 1);
+		if (!sl_col_null(s, 2) || weight == 0)
 			return removal(c, w.validation_id.p);
+		if (min_nonce <= 0)
+			return api_fail(r, 500, "a stored L1 validation changed weight without a nonce");
 		sl_warp_l1_msg m = { .type = SL_WARP_L1_VALIDATOR_WEIGHT,
 				     .validation_id = w.validation_id,
-				     .nonce = w.nonce,
-				     .weight = w.weight };
+				     .nonce = (uint64_t)min_nonce - 1,
+				     .weight = weight };
 		if (sl_warp_l1_encode(&m, &c->l1))
 			return api_fail(r, 500, "the L1 message does not encode");
 		return 0;

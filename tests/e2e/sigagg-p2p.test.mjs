@@ -158,9 +158,11 @@ function verifySigned(hex, quorum, wantUnsigned) {
   return w;
 }
 
-function warp(payload) {
+// An unsigned warp message of this network (fuji) from the P-chain (all zero) or another chain.
+function warp(payload, chain) {
   const b = Buffer.alloc(42 + payload.length);
   b.writeUInt32BE(5, 2);
+  if (chain) chain.copy(b, 6);
   b.writeUInt32BE(payload.length, 38);
   payload.copy(b, 42);
   return b;
@@ -216,12 +218,17 @@ async function post(a, body) {
   return { status: r.status, text: await r.text() };
 }
 
+// A Hash payload from the devnet's C-chain: its validators sign any message of an X- or C-chain
+// (a P-chain message only when it is one of the P-chain's L1 messages, true to its state).
+const anyMessage = () =>
+  warp(Buffer.concat([Buffer.from('000000000000', 'hex'), randomBytes(32)]), Buffer.from(utils.base58check.decode(m.chains.C.id)));
+
 const maxQuorum = () => Number((honestWeight * 100n) / set.total);
 
 test('the reachable quorum: signed by the honest validators, verified with @noble/curves; liars left out', async () => {
   const q = maxQuorum();
   assert.ok(q >= 1, `the honest keyed weight (${honestWeight} of ${set.total}) is at least 1%`);
-  const msg = warp(Buffer.concat([Buffer.from('000000000000', 'hex'), randomBytes(32)]));
+  const msg = anyMessage();
   const t0 = Date.now();
   const r = await post(api, { message: msg.toString('hex'), quorumPercentage: q, pChainHeight: height });
   assert.equal(r.status, 200, r.text);
@@ -236,7 +243,7 @@ test('the reachable quorum: signed by the honest validators, verified with @nobl
 
 test('one percent past it: 503 naming exactly the honest weight', async () => {
   const q = maxQuorum() + 1;
-  const msg = warp(Buffer.concat([Buffer.from('000000000000', 'hex'), randomBytes(32)]));
+  const msg = anyMessage();
   const r = await post(api, { message: msg.toString('hex'), quorumPercentage: q });
   assert.equal(r.status, 503, r.text);
   const b = checkErrorBody(503, r.text);
@@ -249,7 +256,7 @@ test('one percent past it: 503 naming exactly the honest weight', async () => {
 
 test('compat upstream: 201 and a strict SignatureAggregationResponse through chainkit', async () => {
   const q = maxQuorum();
-  const msg = warp(Buffer.concat([Buffer.from('000000000000', 'hex'), randomBytes(32)]));
+  const msg = anyMessage();
   const c = sdkClient(apiUp.url);
   const res = await c.sdk.data.signatureAggregator.aggregate({ network: 'fuji', signatureAggregatorRequest: { message: msg.toString('hex'), quorumPercentage: q } }, c.opts);
   const ex = c.exchanges.at(-1);
@@ -288,10 +295,24 @@ test('GET by txHash: each L1 tx kind builds its message, signed by 67% of the pr
         const bytes = Buffer.from(sql(`SELECT ${hexCol('bytes')} FROM txs WHERE chain = 0 AND id = ${blob(id)}`), 'hex');
         assert.equal(mm[3], cb58(sha256(conversionMessage(bytes))), `${name}: the conversion message`);
       }
-      // a weight: the same L1ValidatorWeight, from the P-chain (a weight of 0 is a removal: below)
+      // a weight: L1ValidatorWeight(validationID, the last weight change's nonce and weight) — the
+      // P-chain signs only the weight of now — or, once removed, L1ValidatorRegistration(…, false)
       if (type === '37') {
         const inner = weightMessageOf(Buffer.from(sql(`SELECT ${hexCol('bytes')} FROM txs WHERE chain = 0 AND id = ${blob(id)}`), 'hex'));
-        if (inner.readBigUInt64BE(46) !== 0n) assert.equal(mm[3], cb58(sha256(warp(addressedCall(inner)))), `${name}: the weight message`);
+        const vid = inner.subarray(6, 38);
+        const [wt, minNonce, gone] = sql(`SELECT ${hexCol('weight')}, min_nonce, removed_tx IS NOT NULL FROM l1_validators WHERE vid = ${blob(vid.toString('hex'))}`).split('|');
+        let want;
+        if (gone === '1' || gone === 't') want = warp(addressedCall(registration(vid, false)));
+        else {
+          const now = Buffer.alloc(2 + 4 + 32 + 16);
+          now.writeUInt32BE(3, 2);
+          vid.copy(now, 6);
+          now.writeBigUInt64BE(BigInt(minNonce) - 1n, 38);
+          now.writeBigUInt64BE(BigInt('0x' + wt), 46);
+          if (BigInt(minNonce) - 1n === inner.readBigUInt64BE(38)) assert.deepEqual(now, inner, `${name}: the last weight tx's own message`);
+          want = warp(addressedCall(now));
+        }
+        assert.equal(mm[3], cb58(sha256(want)), `${name}: the weight message`);
       }
       // a registration: L1ValidatorRegistration(validationID, registered now)
       if (type === '36') {
@@ -316,7 +337,7 @@ test('GET by txHash: each L1 tx kind builds its message, signed by 67% of the pr
 });
 
 test('POST on the primary network reaches 67%', async () => {
-  const msg = warp(Buffer.concat([Buffer.from('000000000000', 'hex'), randomBytes(32)]));
+  const msg = anyMessage();
   const r = await post(api, { message: msg.toString('hex'), quorumPercentage: 67, pChainHeight: height });
   assert.equal(r.status, 200, r.text);
   verifySigned(JSON.parse(r.text).signedMessage, 67, msg);
