@@ -154,8 +154,10 @@ SL_MUST_USE sl_err sl_devnet_restore(sl_devnet *d, const uint8_t *p, size_t len,
  * lock of its own): SL_OK to sign (BLS, signature DST, over the unsigned
  * message bytes, as avalanchego's warp signer does), or an error with an
  * AppError code and reason. NULL: the default rule — the message parses as
- * an unsigned warp message of this network whose source chain is the P-, X-
- * or C-chain.
+ * an unsigned warp message of this network whose source chain is the X- or
+ * C-chain (any payload), or the P-chain and then it is one of the P-chain's
+ * L1 messages true to the devnet's P-chain state as its accepted blocks leave
+ * it, with the justification avalanchego's P-chain asks for (docs/p2p.md).
  */
 typedef sl_err (*sl_devnet_warp_verify_fn)(void *ctx, uint32_t node, const sl_warp_unsigned *msg,
 					   const uint8_t *justification, size_t justification_len,
