@@ -12,7 +12,7 @@
 # validators answer ACP-118 requests over loopback p2p (--devnet-p2p-port, each with its own
 # staking certificate and BLS key; the devnet runs live with an hour between steps, since its
 # listeners stop with its producer), and `snowline api --peers-from` the devnet node; then
-# POST /v1/signatureAggregator/fuji/aggregateSignatures (a P-chain message, signed for the
+# POST /v1/signatureAggregator/fuji/aggregateSignatures (a C-chain message, signed for the
 # primary network's set at the store's last height) under wrk --latency at one connection
 # (latency: p50, p99) and at BENCH_SIGAGG_CONNECTIONS (4; req/s), BENCH_SECONDS (10) s each.
 # The quorums asked are 67 % (the default) and the weight the node's listed validators hold,
@@ -138,12 +138,18 @@ apid=$!
 bd_pids+=("$apid")
 bd_wait_for 60 "$apid" curl -sf --max-time 2 -o /dev/null "http://127.0.0.1:$port/health" ||
 	{ echo "sigagg bench: snowline api did not come up:" >&2; tail -5 "$tmp/api.log" >&2; exit 1; }
-# an unsigned warp message: codec 0, network 5 (fuji), the P-chain (32 zero bytes), a payload
+# an unsigned warp message: codec 0, network 5 (fuji), the devnet's C-chain (its validators sign any
+# payload from the X- or C-chain; from the P-chain only its L1 messages, docs/p2p.md), a payload
 msg=$(node -e '
+	const m = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
+	const A = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
+	let n = 0n;
+	for (const ch of m.chains.C.id) n = n * 58n + BigInt(A.indexOf(ch));
+	const chain = Buffer.from(n.toString(16).padStart(72, "0"), "hex").subarray(0, 32); /* id | 4-byte checksum */
 	const p = Buffer.from("snowline sigagg bench");
 	const b = Buffer.alloc(2 + 4 + 32 + 4 + p.length);
-	b.writeUInt32BE(5, 2); b.writeUInt32BE(p.length, 38); p.copy(b, 42);
-	console.log(b.toString("hex"));')
+	b.writeUInt32BE(5, 2); chain.copy(b, 6); b.writeUInt32BE(p.length, 38); p.copy(b, 42);
+	console.log(b.toString("hex"));' "$tmp/node/devnet-manifest.json")
 url=http://127.0.0.1:$port/v1/signatureAggregator/fuji/aggregateSignatures
 declare -A first_ms
 for q in $quorums; do
