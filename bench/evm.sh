@@ -19,9 +19,10 @@
 #     baseline runs before and after the indexers (the two show how steady anvil is);
 #     ratio: the second baseline's time / the indexer's (1.00x: the store and the
 #     parsing cost nothing; anvil's tracing is most of the time at these sizes).
-# (b) The API. The store then gets a network (the Data API needs one): a small devnet's primary
-#     network (BENCH_EVM_DEVNET_TXS, 30 txs; lib-data.sh's cache) is indexed into it. As
-#     bench/staking.sh: the bodies of
+# (b) The API. A small devnet's primary network (BENCH_EVM_DEVNET_TXS, 30 txs; lib-data.sh's
+#     cache) is indexed into the store too, beside the EVM chains, as a deployment's store holds
+#     both (a store of EVM chains alone is served as well, since e52e5c8). As bench/staking.sh:
+#     the bodies of
 #       GET /v1/chains/99911/contracts/C/transactions:getDeployment  for BENCH_EVM_DEPLOYMENTS (20)
 #           contracts (the four deployed directly, the rest created by the factory: CREATE and
 #           CREATE2; each resolves to its outer tx), one row cycling through all of them;
@@ -30,7 +31,9 @@
 #     are saved and served by nginx; wrk --latency at BENCH_CONNECTIONS (64) for BENCH_SECONDS
 #     (10) s on both; SQLite (one `snowline api`) and PostgreSQL (two, each with half the
 #     connections, nginx likewise), with the response cache (the default) and without
-#     (--cache-mb 0); req/s, p50, p99 and snowline/nginx (aim: >= 0.3x, p99 < 10 ms).
+#     (--cache-mb 0: the EVM routes are cacheable since 1ed61f1, the cache's generation counting
+#     the EVM cursors, so the two differ); req/s, p50, p99 and snowline/nginx (aim: >= 0.3x,
+#     p99 < 10 ms).
 #
 # Knobs: BENCH_EVM_BLOCKS BENCH_EVM_TXS_PER_BLOCK BENCH_EVM_RELAY_EVERY BENCH_EVM_STORES
 # ("sqlite postgres") BENCH_EVM_DEPLOYMENTS BENCH_EVM_PAGES BENCH_EVM_DEVNET_TXS BENCH_EVM_API=0
@@ -190,7 +193,7 @@ for s in $stores; do
 	fi
 	ix_ms[$s]=$ix_took
 	if [ "$do_api" = 1 ]; then
-		# the Data API needs a network: the small devnet's primary network, into the same store
+		# the small devnet's primary network beside the EVM chains, as a deployment's store holds both
 		bd_node_up && bd_index "$st" "$tmp/index-primary-$s.log" || { echo "evm bench: the devnet's index failed" >&2; continue; }
 	fi
 	storeurl+=("$s|$st")

@@ -161,10 +161,10 @@ static char **node_argv(const up_opts *o, const char *node_dir, const char *log_
 
 /* Wait for a file the devnet writes as it starts (its genesis) while the node runs. */
 /* The node's C-chain as an EVM chain of the store (docs/evm.md): its eth JSON-RPC on the node,
- * the EVM chain id avalanchego gives each network's C-chain, the primary network's subnet. */
+ * the EVM chain id avalanchego gives each network's C-chain, the primary network's subnet; its
+ * network for the API's filter mainnet, fuji, or local for any other (the devnets'). */
 static bool cchain_config(const sl_indexer *ix, const char *node_url, sl_evm_chain_config *c, char err[256])
 {
-	const char *net = sl_indexer_network(ix);
 	uint32_t id = sl_indexer_network_id(ix);
 	uint8_t chain[32];
 	char hex[2 * 32 + 1], spec[1400];
@@ -181,7 +181,7 @@ static bool cchain_config(const sl_indexer *ix, const char *node_url, sl_evm_cha
 		 node_url,
 		 mainnet ? "mainnet"
 		 : fuji	 ? "fuji"
-			 : (net && *net ? net : "local"),
+			 : "local",
 		 mainnet ? 0 : 1, hex, 0);
 	return !sl_evm_chain_parse(spec, c, err);
 }

@@ -109,9 +109,17 @@ sl_err sl_evm_chain_parse(const char *spec, sl_evm_chain_config *c, char err[256
 			ok = vn && copy_str(c->token, sizeof c->token, v, vn);
 		else if (KEY("token-logo"))
 			ok = copy_str(c->token_logo, sizeof c->token_logo, v, vn);
-		else if (KEY("network"))
-			ok = vn && copy_str(c->network, sizeof c->network, v, vn);
-		else if (KEY("decimals")) {
+		else if (KEY("network")) {
+			/* the values of the API's `network` filter (testnet is fuji's other name) */
+			static const char *const nets[] = { "mainnet", "fuji", "local", "testnet" };
+			ok = false;
+			for (size_t i = 0; i < SL_ARRAY_LEN(nets) && !ok; i++)
+				if (vn == strlen(nets[i]) && !memcmp(v, nets[i], vn)) {
+					snprintf(c->network, sizeof c->network, "%s",
+						 i == 3 ? "fuji" : nets[i]);
+					ok = true;
+				}
+		} else if (KEY("decimals")) {
 			ok = vn >= 1 && vn <= 2;
 			c->decimals = 0;
 			for (size_t i = 0; ok && i < vn; i++) {

@@ -9,6 +9,9 @@
 // network this store does not hold, testnet as fuji's other name.
 //
 // Every case is first checked to differ from a request that succeeds in that one parameter only.
+// The EVM routes run here too: an anvil chain with one contract (evm-lib.mjs) is indexed into the
+// same store (`snowline index --no-primary --evm-chain`), so that /v1/chains/{chainId}, getNative
+// and getDeployment have a request that succeeds.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -17,19 +20,28 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { utils } from '@avalabs/avalanchejs';
 import { BIN, cb58, httpRaw } from './lib.mjs';
-import { makeDataset, startApi, checkErrorBody, readRouteTable } from './dataapi-schema-lib.mjs';
+import { makeDataset, startApi, startProc, checkErrorBody, readRouteTable } from './dataapi-schema-lib.mjs';
+import { startAnvil, testBlockchainId } from './evm-lib.mjs';
 
-// The export operations (ROUTE_BARE rows) have their bad input in exports.test.mjs. The EVM routes that name a chain ({chainId}) need an EVM chain in the store, which this fuji
-// devnet's store has none of: dataapi-evm.test.mjs sends them its bad input against anvil chains.
-// The others (GET /v1/chains, the ICM messages of an address) run here with every route.
-const ROUTES = readRouteTable().filter((r) => r.network && !r.path.includes('{chainId}'));
+// Every route of the table but the export operations (ROUTE_BARE rows: a JSON body or an id in
+// the path, no query parameters), whose bad input is exports.test.mjs's (400s and FAILED
+// operations). The EVM routes run here with the others, on the anvil chain below.
+const ROUTES = readRouteTable().filter((r) => !r.bare);
 const ALIAS = { P: 'p-chain', X: 'x-chain', C: 'c-chain' };
-let ds, m, api, key, secret, busyHeight;
+const EVM_ID = 99951;
+let ds, m, api, key, secret, busyHeight, anvil, contract;
 const hosts = [];
 
 before(async () => {
   ds = await makeDataset({ txs: 1000, backend: process.env.SNOWLINE_BADINPUT_BACKEND ?? 'sqlite' });
   m = ds.manifest;
+  // an EVM chain beside the primary network: anvil, one contract (an ERC-20), indexed to its head
+  anvil = await startAnvil({ chainId: EVM_ID });
+  contract = (await anvil.deploy(anvil.accounts[0], 'TestERC20', ['Bad Input', 'BAD', 18])).address;
+  const evm = await startProc(['index', '--no-primary', '--store', ds.store, '--progress', 'log', '--poll-ms', '100', '--evm-chain',
+    `id=${EVM_ID},rpc=${anvil.url},name=Bad Input,blockchain=${testBlockchainId('badinput')},network=fuji`],
+  { ready: new RegExp(`evm ${EVM_ID} .*caught up`), what: 'snowline index --evm-chain' });
+  await evm.stop();
   [key] = await newKeyFile('k', '');
   api = await startApi(ds.store, ['--keys-file', join(ds.dir, 'k'), '--rate-anonymous', '0', '--rate-key', '0']);
   hosts.push(api);
@@ -49,6 +61,7 @@ before(async () => {
 
 after(async () => {
   for (const h of hosts) await h.stop();
+  if (anvil) await anvil.stop();
   if (ds) await ds.close();
 });
 
@@ -76,7 +89,10 @@ async function send(base, { method = 'GET', path, query = [], body, headers = {}
 
 const acct = () => m.accounts[0];
 const addrFor = { P: (a) => a.pAddress, X: (a) => a.xAddress, C: (a) => 'C-' + a.xAddress.slice(2) };
-function validValue(p, ch) {
+function validValue(p, ch, route) {
+  if (p.kind === 'AP_EVM_CHAIN') return String(EVM_ID);
+  // getDeployment's address is a contract; the others' any account's (its native balance, its ICM messages)
+  if (p.kind === 'AP_EVM_ADDRESS') return route?.path.includes('/contracts/') ? contract : acct().evmAddress;
   switch (p.name) {
     case 'addresses': return addrFor[ch](acct());
     case 'assetId': return m.network.avaxAssetId;
@@ -85,7 +101,6 @@ function validValue(p, ch) {
     case 'subnetId': return m.P.subnets.find((x) => x.isL1).subnetId;
     case 'vertexHeight': return String(busyHeight);
     case 'l1ValidationId': return m.P.l1Validators[0].validationId;
-    case 'address': return acct().evmAddress; // an EVM address (the ICM messages of it)
     default: break;
   }
   switch (p.kind) {
@@ -109,7 +124,7 @@ function baseRequest(route, ch = chainOf(route), network = 'fuji') {
   const query = [];
   let body;
   for (const p of route.params) {
-    if (route.path.includes(`{${p.name}}`)) { pathVars[p.name] = validValue(p, ch); continue; }
+    if (route.path.includes(`{${p.name}}`)) { pathVars[p.name] = validValue(p, ch, route); continue; }
     if (p.name === 'addresses' && route.bodyAddresses) { body = JSON.stringify({ addresses: validValue(p, ch) }); continue; }
     if (p.required || (p.name === 'addresses' && needsAddresses(route))) query.push([p.name, validValue(p, ch)]);
   }
@@ -246,7 +261,8 @@ for (const route of ROUTES) {
     cases.push({ what: 'an unknown parameter', req: { ...base, query: [...base.query, ['colour', 'blue']] }, status: 400, names: 'colour' });
     const some = route.params.find((p) => !route.path.includes(`{${p.name}}`) && /[A-Z]/.test(p.name));
     if (some) cases.push({ what: 'a parameter in the wrong case', req: { ...base, query: [...base.query, [some.name.toLowerCase(), some.kind === 'AP_PAGE_TOKEN' ? 'x' : validValue(some, ch)]] }, status: 400, names: [some.name.toLowerCase(), some.name] });
-    const esc = some ?? route.params.find((p) => !route.path.includes(`{${p.name}}`));
+    // (a route of path parameters alone, GET /v1/chains/{chainId}: the escape is refused before any name is looked at)
+    const esc = some ?? route.params.find((p) => !route.path.includes(`{${p.name}}`)) ?? { name: 'colour' };
     cases.push({ what: 'a bad %-escape', req: { ...base, raw: url('', base.path, base.query) + (base.query.length ? '&' : '?') + `${esc.name}=%G1` }, status: 400, names: '%' });
     // start after end
     if (route.params.some((p) => p.name === 'startTimestamp') && route.params.some((p) => p.name === 'endTimestamp')) {
@@ -541,6 +557,18 @@ test('testnet is fuji: the same answer but for chainInfo.network; chain ids and 
       assert.deepEqual(jc, ja, `${route.name} ${ch}: the chain's id answers as its alias`);
     }
   }
+  // the EVM routes' network filter (a query parameter): testnet is fuji there too; this store's EVM
+  // chain is a fuji one, so the lists are not empty
+  const filtered = ROUTES.filter((r) => r.params.some((p) => p.name === 'network' && p.kind === 'AP_ENUM'));
+  assert.ok(filtered.length >= 2, 'GET /v1/chains and the ICM messages take network');
+  for (const route of filtered) {
+    const b = baseRequest(route);
+    const [f, t] = await Promise.all(['fuji', 'testnet'].map((net) => send(api.url, { ...b, query: [...b.query, ['network', net]] })));
+    assert.equal(f.status, 200, `${f.url}: ${f.text.slice(0, 200)}`);
+    assert.equal(t.text, f.text, `${route.name}: network=testnet answers as fuji`);
+  }
+  const fujiChains = JSON.parse((await send(api.url, { path: '/v1/chains', query: [['network', 'testnet']] })).text).chains;
+  assert.deepEqual(fujiChains.map((c) => c.chainId), [String(EVM_ID)]);
   // the asset of a path that is an id but not an asset here: 404 naming it
   const route = ROUTES.find((x) => x.path.includes('{assetId}'));
   const b = baseRequest(route, 'X');

@@ -27,7 +27,7 @@ import { join } from 'node:path';
 import { tempDir, cleanup, BIN } from './lib.mjs';
 import * as L from './dataapi-lib.mjs';
 import * as E from './evm-lib.mjs';
-import { strict, zodIssues, checkErrorBody, C } from './dataapi-schema-lib.mjs';
+import { strict, zodIssues, checkErrorBody, sdkClient, C } from './dataapi-schema-lib.mjs';
 
 const BACKEND = process.env.SNOWLINE_EVM_API_BACKEND ?? 'sqlite';
 const dir = tempDir('snowline-evm-api-');
@@ -81,11 +81,24 @@ after(async () => {
 
 // ---- helpers ------------------------------------------------------------------------------------
 
+// What the configuration says of each chain beyond its ids: A is a mainnet chain (not a testnet,
+// explicitly) with every optional field /v1/chains shows; B a fuji one with none of them.
+const CONF = {
+  A: {
+    network: 'mainnet', testnet: '0', subnet: E.blockchainIdCb58(E.testBlockchainId('subnet A')),
+    explorer: 'https://explorer.example.invalid/a', ws: 'ws://127.0.0.1:9/a/ws', logo: 'https://example.invalid/a.png',
+    description: 'Snowline test chain A: its token is priced as AVAX', 'token-logo': 'https://example.invalid/avax.png',
+    symbol: 'AVAX', token: 'Avalanche',
+  },
+  B: { network: 'fuji' },
+};
+const NETWORK_OF = { A: 'mainnet', B: 'fuji' }; // C is not configured: of no network here
+
 // The --evm-chain of world chain k.
 function spec(k) {
   const c = truth.chains[k];
   return [`id=${c.evmChainId}`, `rpc=${c.rpcUrl}`, `name=${c.name}`, `blockchain=${c.blockchainId}`, `icm=${c.messenger}`,
-    'network=local', ...(k === 'A' ? ['symbol=AVAX', 'token=Avalanche'] : [])].join(',');
+    ...Object.entries(CONF[k]).map(([key, v]) => `${key}=${v}`)].join(',');
 }
 
 // `snowline index --no-primary` with EVM chains: { proc, stop(), logs() }.
@@ -134,26 +147,43 @@ function times(a, price, decimals) {
 // ---- 1. chains ------------------------------------------------------------------------------------
 
 function wantChain(k) {
-  const c = truth.chains[k];
-  return {
-    chainId: String(c.evmChainId), status: 'OK', chainName: c.name, description: '', platformChainId: c.blockchainIdCb58,
-    vmName: 'EVM', rpcUrl: c.rpcUrl, isTestnet: true,
-    networkToken: k === 'A' ? { name: 'Avalanche', symbol: 'AVAX', decimals: 18 } : { name: 'ETH', symbol: 'ETH', decimals: 18 },
+  const c = truth.chains[k], f = CONF[k];
+  const out = {
+    chainId: String(c.evmChainId), status: 'OK', chainName: c.name, description: f.description ?? '', platformChainId: c.blockchainIdCb58,
+    vmName: 'EVM', rpcUrl: c.rpcUrl, isTestnet: f.network !== 'mainnet',
+    networkToken: k === 'A' ? { name: 'Avalanche', symbol: 'AVAX', decimals: 18, logoUri: f['token-logo'] } : { name: 'ETH', symbol: 'ETH', decimals: 18 },
     enabledFeatures: ['teleporter'],
   };
+  if (f.subnet) out.subnetId = f.subnet;
+  if (f.explorer) out.explorerUrl = f.explorer;
+  if (f.ws) out.wsUrl = f.ws;
+  if (f.logo) out.chainLogoUri = f.logo;
+  return out;
 }
 
-test('chains: the configured chains, filtered by network and feature; one chain by EVM chain id and by blockchain id', async () => {
+test('chains: the configured chains with every field of their configuration, filtered by network and feature; one chain by EVM chain id and by blockchain id', async () => {
   const all = await get(api.url, '/v1/chains');
   assert.equal(all.status, 200, all.text);
   strictly(C.DataListChainsResponse$inboundSchema, all.json, '/v1/chains');
   assert.deepEqual(all.json, { chains: INDEXED.map(wantChain) });
-  for (const [q, want] of [['network=local', INDEXED], ['network=mainnet', []], ['network=fuji', []], ['network=testnet', []],
-    ['feature=teleporter', INDEXED], ['feature=nftIndexing', []], ['feature=webhooks', []], ['network=local&feature=teleporter', INDEXED]]) {
+  // A shows every optional field of ChainInfo the configuration has, and is not a testnet
+  const a = all.json.chains[0];
+  for (const key of ['subnetId', 'explorerUrl', 'wsUrl', 'chainLogoUri']) assert.ok(a[key], `A has ${key}`);
+  assert.ok(a.description && a.networkToken.logoUri && a.isTestnet === false);
+  for (const [q, want] of [['network=local', []], ['network=mainnet', ['A']], ['network=fuji', ['B']], ['network=testnet', ['B']],
+    ['feature=teleporter', INDEXED], ['feature=nftIndexing', []], ['feature=webhooks', []], ['network=mainnet&feature=teleporter', ['A']],
+    ['network=fuji&feature=nftIndexing', []]]) {
     const r = await get(api.url, `/v1/chains?${q}`);
     assert.equal(r.status, 200, r.text);
+    strictly(C.DataListChainsResponse$inboundSchema, r.json, `/v1/chains?${q}`);
     assert.deepEqual(r.json, { chains: want.map(wantChain) }, q);
   }
+  // the SDK's own listChains and getChainDetails read them (its Network enum has no local)
+  const { sdk, opts } = sdkClient(api.url);
+  const listed = await sdk.data.evm.chains.list({ network: 'mainnet' }, opts);
+  assert.deepEqual(JSON.parse(JSON.stringify(listed.chains ?? listed.result?.chains)).map((x) => x.chainId), [String(truth.chains.A.evmChainId)]);
+  const one = await sdk.data.evm.chains.get({ chainId: String(truth.chains.A.evmChainId) }, opts);
+  assert.equal(one.wsUrl, CONF.A.ws);
   for (const k of INDEXED) {
     const c = truth.chains[k];
     for (const id of [String(c.evmChainId), c.blockchainIdCb58, c.blockchainId, c.blockchainId.toUpperCase().replace('0X', '0x')]) {
@@ -255,6 +285,7 @@ async function wantTx(k, x, cur, priced) {
 test('getDeployment: every contract of A and B resolves to its outer tx, exactly; contracts of C and non-contracts are 404s', async () => {
   const txs = txByHash();
   const problems = [];
+  const shown = new Set();
   let n = 0;
   for (const ct of truth.contracts) {
     const k = ct.chain, c = truth.chains[k];
@@ -275,12 +306,21 @@ test('getDeployment: every contract of A and B resolves to its outer tx, exactly
       try {
         assert.deepEqual(r.json, want, ct.label);
       } catch (e) { problems.push(`${ct.label} (${cur}${upstream ? ', upstream' : ''}): ${e.message.slice(0, 1500)}`); }
+      if (upstream) {
+        // what the strict bodies held (every key of GetTransactionResponse, end to end)
+        for (const key of ['erc20Transfers', 'erc721Transfers', 'erc1155Transfers', 'internalTransactions']) if (r.json[key]?.length) shown.add(key);
+        if (r.json.teleporterMessageInfo) shown.add(r.json.teleporterMessageInfo.direction);
+        if (r.json.erc721Transfers?.some((t) => BigInt(t.from.address) === 0n)) shown.add('an NFT minted');
+        if (r.json.erc1155Transfers?.some((t) => BigInt(t.from.address) !== 0n)) shown.add('an NFT moved');
+      }
       assert.equal(txs.get(x.hash).blockNumber, ct.blockNumber, `${ct.label}: the contract's block is its tx's`);
       n++;
     }
   }
   assert.deepEqual(problems, [], `${problems.length} deployments differ:\n${problems.join('\n')}`);
   assert.ok(n >= 4 * 10, `${n} deployments checked`);
+  assert.deepEqual([...shown].sort(), ['DESTINATION_TRANSACTION', 'SOURCE_TRANSACTION', 'an NFT minted', 'an NFT moved', 'erc1155Transfers',
+    'erc20Transfers', 'erc721Transfers', 'internalTransactions'], 'deployments with every kind of part, strict for the SDK');
   // not contracts: an account, the zero address, a contract of A asked on B
   const A = truth.chains.A, B = truth.chains.B;
   for (const [ch, addr, what] of [[A, truth.accounts.alice, 'an account'], [A, '0x0000000000000000000000000000000000000000', 'the zero address'],
@@ -376,7 +416,8 @@ function wantMessage(m) {
       rewardRedeemer: m.delivery.rewardRedeemer, delivererAddress: m.delivery.deliverer };
   }
   out.status = !delivered ? 'pending' : srcIdx ? 'delivered' : 'delivered_source_not_indexed';
-  return { want: out, ts: srcIdx ? m.send.timestamp : m.delivery?.timestamp, visible: srcIdx || delivered };
+  return { want: out, ts: srcIdx ? m.send.timestamp : m.delivery?.timestamp, visible: srcIdx || delivered,
+    networks: new Set([NETWORK_OF[m.sourceChain], NETWORK_OF[m.destinationChain]].filter(Boolean)) };
 }
 
 const STATUS_SCHEMA = () => ({ pending: C.PendingIcmMessage$inboundSchema, delivered: C.DeliveredIcmMessage$inboundSchema,
@@ -386,9 +427,11 @@ test('ICM messages: every sender and recipient, newest first, page by page; ever
   const addrs = [...new Set(truth.messages.flatMap((m) => [m.from, m.to]))];
   const problems = [];
   const statuses = new Set();
+  const filtered = { mainnet: 0, fuji: 0, testnet: 0, local: 0, partial: 0 };
   for (const a of addrs) {
-    const exp = truth.messages.filter((m) => lc(m.from) === lc(a) || lc(m.to) === lc(a)).map(wantMessage).filter((x) => x.visible)
-      .sort((x, y) => y.ts - x.ts || (x.want.messageId < y.want.messageId ? 1 : -1)).map((x) => x.want);
+    const mine = truth.messages.filter((m) => lc(m.from) === lc(a) || lc(m.to) === lc(a)).map(wantMessage).filter((x) => x.visible)
+      .sort((x, y) => y.ts - x.ts || (x.want.messageId < y.want.messageId ? 1 : -1));
+    const exp = mine.map((x) => x.want);
     for (const pageSize of [undefined, 1, 2, 100]) {
       const { items, pages } = await L.fetchAllPages(`${api.url}/v1/icm/addresses/${a}/messages`, 'messages', { pageSize });
       if (pageSize === 1) assert.equal(pages, Math.max(exp.length, 1), `${a}: one page a message`);
@@ -398,13 +441,21 @@ test('ICM messages: every sender and recipient, newest first, page by page; ever
     const one = await get(api.url, `/v1/icm/addresses/${a}/messages?pageSize=100`);
     strictly(C.ListIcmMessagesResponse$inboundSchema, one.json, `messages of ${a}`);
     for (const m of one.json.messages) strictly(STATUS_SCHEMA()[m.status], m, `a ${m.status} message`);
-    // the network filter: A and B are local chains
-    for (const [net, all] of [['local', true], ['mainnet', false], ['fuji', false], ['testnet', false]]) {
+    // the network filter: the messages whose source or destination is a chain of that network (A
+    // is mainnet's, B fuji's, C none's: a message from C to B is fuji's only)
+    for (const net of ['mainnet', 'fuji', 'testnet', 'local']) {
+      const want = mine.filter((x) => x.networks.has(net === 'testnet' ? 'fuji' : net)).map((x) => x.want);
       const r = await get(api.url, `/v1/icm/addresses/${a}/messages?pageSize=100&network=${net}`);
       assert.equal(r.status, 200, r.text);
-      assert.deepEqual(r.json.messages, all ? exp : [], `${a} network=${net}`);
+      strictly(C.ListIcmMessagesResponse$inboundSchema, r.json, `messages of ${a} on ${net}`);
+      assert.deepEqual(r.json.messages, want, `${a} network=${net}`);
+      filtered[net] += want.length;
+      if (want.length && want.length < exp.length) filtered.partial++;
     }
   }
+  // the filter matched where it should, and left out some messages where it should
+  assert.ok(filtered.mainnet > 0 && filtered.fuji > filtered.mainnet && filtered.local === 0 && filtered.testnet === filtered.fuji, JSON.stringify(filtered));
+  assert.ok(filtered.partial > 0, 'a list the filter cut short, not only kept whole or emptied');
   assert.deepEqual(problems, [], `${problems.length} lists differ:\n${problems.join('\n')}`);
   assert.deepEqual([...statuses].sort(), ['delivered', 'delivered_source_not_indexed', 'pending'], 'every status is shown');
   // the lowercase address is the same address

@@ -295,7 +295,8 @@ export { cleanup, C };
 // The routes of src/api/routes.c as data: [{ method, path, name, chains: ['P', 'X', 'C'] (none for a
 // route of the network, without {blockchainId}), params:
 // [{ name, kind, required, min, max, def, values, umax, flags }], bodyAddresses, upstream201, cache,
-// network (false: a route of no network, ROUTE_BARE: the export operations) }].
+// network (whether the path has {network}: false for the EVM routes and the export operations),
+// bare (a ROUTE_BARE row: the export operations, whose input is a body or the path alone) }].
 // Read from the C source, so a route or parameter added there is in every table built from it;
 // anything this reader does not understand is an error (extend it, do not skip).
 export function readRouteTable(root = new URL('../../', import.meta.url).pathname) {
@@ -374,7 +375,7 @@ export function readRouteTable(root = new URL('../../', import.meta.url).pathnam
     if (!chains.length && a[3] !== 'API_NO_CHAINS') throw new Error(`routes.c: chains '${a[3]}'`);
     if (!chains.length !== !path.includes('{blockchainId}')) throw new Error(`routes.c: ${path}: chains '${a[3]}' and its {blockchainId} disagree`);
     if (!params[a[4]]) throw new Error(`routes.c: no parameters ${a[4]}`);
-    const r = { method: JSON.parse(a[0]), path, name: JSON.parse(a[2]), chains, params: params[a[4]], bodyAddresses: false, upstream201: false, cache: false, network: path.includes('{network}') };
+    const r = { method: JSON.parse(a[0]), path, name: JSON.parse(a[2]), chains, params: params[a[4]], bodyAddresses: false, upstream201: false, cache: false, network: path.includes('{network}'), bare: !!bare };
     for (const x of a.slice(6)) {
       const [, k, v] = /^\.(\w+)\s*=\s*(\w+)$/.exec(x) ?? [];
       if (k === 'body_addresses') r.bodyAddresses = v === 'true';

@@ -497,7 +497,7 @@ test('bad --evm-chain values are refused, naming the key', async () => {
   });
   for (const [spec, what] of [['rpc=http://x', 'id='], ['id=1', 'rpc='], ['id=1,rpc=http://x,icm=0x12', 'icm'],
     ['id=1,rpc=http://x,blockchain=nope', 'blockchain'], ['id=1,rpc=http://x,colour=red', 'colour'],
-    ['id=1,rpc=http://x,icm=0x253b2784c75e510dD0fF1da844684a1aC0aa5fcf', 'blockchain=']]) {
+    ['id=1,rpc=http://x,icm=0x253b2784c75e510dD0fF1da844684a1aC0aa5fcf', 'blockchain='], ['id=1,rpc=http://x,network=Mainnet', 'network']]) {
     const r = await run(spec);
     assert.equal(r.code, 2, spec);
     assert.match(r.e, new RegExp(what), spec);

@@ -117,6 +117,12 @@ export class EvmChain {
     this.nonces.set(k, n + 1);
     return n;
   }
+  // The address of the contract `from`'s next tx would create (its nonce is not taken).
+  async nextContractAddress(from) {
+    const n = await this.nextNonce(from);
+    this.nonces.set(lower(from), n);
+    return getContractAddress({ from, nonce: BigInt(n) });
+  }
   async send({ from, to, data, value = 0n, gas = 1_000_000n, nonce }) {
     if (nonce === undefined) nonce = await this.nextNonce(from);
     const tx = { from, gas: hex(gas), value: hex(value), nonce: hex(nonce) };
@@ -559,7 +565,8 @@ class WorldBuilder {
  *                fee: { token, amount (total, after AddFeeAmount) }, feeAdded (wei or '0'),
  *                send: { txHash, blockNumber, timestamp, gasUsed, gasSpent, logIndex } | null (C's
  *                      sends are known but C is not indexed: still given),
- *                delivery: { txHash, blockNumber, timestamp, gasUsed, gasSpent, deliverer,
+ *                delivery: { txHash, blockNumber, timestamp, gasUsed, gasSpent, deliverer (the
+ *                            relayer, or the contract whose constructor delivered it),
  *                            rewardRedeemer, logIndex } | null,
  *                retry: { txHash, blockNumber } | null, receipt: { txHash, blockNumber, logIndex }
  *                | null (on the source chain), carriedReceipts: [messageId] (receipts this
@@ -712,25 +719,34 @@ async function buildWorld(chains) {
 
   const feeFrames = (token) => [['STATICCALL', messenger, token, 0n], ['CALL', messenger, token, 0n], ['STATICCALL', messenger, token, 0n]];
   const msgs = {};
-  const send = async (ch, label, from, dest, to, payload, fee, feeToken) => {
+  // The next message id of chain ch to dest: the messenger's counter at the last block, plus the
+  // sends still in the pool.
+  const nextMessage = async (ch, dest) => {
     const src = w.key(ch);
-    // the messenger's counter at the last block, plus the sends still in the pool
     const unmined = Object.values(msgs).filter((m) => m.sourceChain === src && !m.mined).length;
     const nonce = BigInt(await ch.messenger.read('messageNonce')) + BigInt(unmined) + 1n;
-    const id = icmMessageId(messenger, ids[src], ids[dest], nonce);
+    return { nonce, id: icmMessageId(messenger, ids[src], ids[dest], nonce) };
+  };
+  // A message sent by rec (its source tx), recorded.
+  const track = (rec, label, src, dest, { nonce, id }, from, to, payload, fee, feeToken) => {
+    rec.icm.push({ messageId: id, direction: 'SOURCE_TRANSACTION', role: 'send' });
+    msgs[label] = {
+      label, messageId: id, nonce: Number(nonce), sourceChain: src, destinationChain: dest, from: getAddress(from), to: getAddress(to),
+      requiredGasLimit: 200_000, payload, fee: { token: fee ? feeToken : Z, amount: fee }, feeAdded: 0n,
+      sendRec: rec, deliveryRec: null, retryRec: null, receiptRec: null, execution: null, carriedReceipts: [], deliverer: null,
+    };
+    return msgs[label];
+  };
+  const send = async (ch, label, from, dest, to, payload, fee, feeToken) => {
+    const src = w.key(ch);
+    const next = await nextMessage(ch, dest);
     const input = {
       destinationBlockchainID: ids[dest], destinationAddress: to, feeInfo: { feeTokenAddress: fee ? feeToken : Z, amount: fee },
       requiredGasLimit: 200_000n, allowedRelayerAddresses: [], message: payload,
     };
     const rec = await w.call(ch, `${src}: ${label}`, from, ch.messenger, 'sendCrossChainMessage', [input], {}, fee
       ? { erc20: [[feeToken, from, messenger, fee]], internal: feeFrames(feeToken) } : {});
-    rec.icm.push({ messageId: id, direction: 'SOURCE_TRANSACTION', role: 'send' });
-    msgs[label] = {
-      label, messageId: id, nonce: Number(nonce), sourceChain: src, destinationChain: dest, from: getAddress(from), to: getAddress(to),
-      requiredGasLimit: 200_000, payload, fee: { token: fee ? feeToken : Z, amount: fee }, feeAdded: 0n,
-      sendRec: rec, deliveryRec: null, retryRec: null, receiptRec: null, execution: null, carriedReceipts: [],
-    };
-    return msgs[label];
+    return track(rec, label, src, dest, next, from, to, payload, fee, feeToken);
   };
   const hexOf = (s) => '0x' + Buffer.from(s).toString('hex');
   const m1 = await send(A, 'm1 executed', alice, 'B', receiverB.address, hexOf('hello B'), 10n * ETHER, snow.address);
@@ -742,6 +758,22 @@ async function buildWorld(chains) {
   for (const m of [m1, m2, m3, m5, m6]) m.mined = true;
 
   const deliverFrames = (m, ok) => (m.payload === '0x' ? [] : [['CALL', messenger, m.to, 0n, !ok]]);
+  // m (as its source emitted it: message) delivered by rec, from deliverer: the receipts it carried
+  // back, its execution.
+  const delivered = (rec, m, message, ok, deliverer) => {
+    rec.icm.push({ messageId: m.messageId, direction: 'DESTINATION_TRANSACTION', role: 'deliver' });
+    for (const r of message.receipts) {
+      const id = icmMessageId(messenger, ids[m.destinationChain], ids[m.sourceChain], r.receivedMessageNonce);
+      const orig = Object.values(msgs).find((x) => x.messageId === id);
+      if (!orig) throw new Error(`${m.label}: carries an unknown receipt`);
+      orig.receiptRec = rec;
+      m.carriedReceipts.push(id);
+      rec.icm.unshift({ messageId: id, direction: null, role: 'receipt' });
+    }
+    m.deliveryRec = rec;
+    m.deliverer = getAddress(deliverer);
+    m.execution = m.payload === '0x' ? 'none' : ok ? 'executed' : 'failed';
+  };
   const deliver = async (src, dst, list, ok) => {
     const done = await relay(src, dst, { relayer, rewardRedeemer, only: list.map((m) => m.messageId) });
     for (const [i, d] of done.entries()) {
@@ -752,19 +784,10 @@ async function buildWorld(chains) {
         chain: w.key(dst), label: `${w.key(dst)}: deliver ${m.label}`, hash: d.hash, from: getAddress(relayer), to: getAddress(messenger), value: 0n,
         nonce: num((await dst.rpc('eth_getTransactionByHash', [d.hash])).nonce),
         intent: { erc20: [], erc721: [], erc1155: [], internal: deliverFrames(m, ok[i]), creates: [], status: 1 },
-        icm: [{ messageId: m.messageId, direction: 'DESTINATION_TRANSACTION', role: 'deliver' }],
+        icm: [],
       };
-      for (const r of d.message.receipts) {
-        const id = icmMessageId(messenger, ids[m.destinationChain], ids[m.sourceChain], r.receivedMessageNonce);
-        const orig = Object.values(msgs).find((x) => x.messageId === id);
-        if (!orig) throw new Error(`${m.label}: carries an unknown receipt`);
-        orig.receiptRec = rec;
-        m.carriedReceipts.push(id);
-        rec.icm.unshift({ messageId: id, direction: null, role: 'receipt' });
-      }
+      delivered(rec, m, d.message, ok[i], relayer);
       w.txs.push(rec);
-      m.deliveryRec = rec;
-      m.execution = m.payload === '0x' ? 'none' : ok[i] ? 'executed' : 'failed';
     }
   };
   await deliver(A, B, [m1], [true]);
@@ -802,6 +825,35 @@ async function buildWorld(chains) {
   m7.mined = true;
   await deliver(C, B, [m7], [true]);
 
+  // -- deployments that are themselves the work (contracts/Deployers.sol), for getDeployment: on
+  // A, a constructor that mints and moves NFTs of both standards, and one that sends g1 to B (it
+  // carries the receipt A owes B, m4's); on B, a constructor that delivers g1 (the deliverer is
+  // that contract)
+  const drop = await A.nextContractAddress(deployer);
+  await w.deploy(A, 'A: deploy NftDrop (its constructor mints and moves FLAKE 3 and 4, ids 9, 10, 11)', deployer, 'NftDrop', [nft.address, 3n, mt.address, 9n, carol], {
+    erc721: [[nft.address, Z, drop, 3n], [nft.address, drop, carol, 3n], [nft.address, Z, carol, 4n]],
+    erc1155: [[mt.address, drop, Z, drop, 9n, 5n, false], [mt.address, drop, drop, carol, 9n, 2n, false],
+      [mt.address, drop, Z, carol, 10n, 1n, true], [mt.address, drop, Z, carol, 11n, 2n, true]],
+    internal: [['CALL', drop, nft.address], ['CALL', drop, nft.address], ['CALL', drop, nft.address],
+      ['CALL', drop, mt.address], ['CALL', drop, mt.address], ['CALL', drop, mt.address]],
+  });
+  const greeter = await A.nextContractAddress(alice);
+  const g1next = await nextMessage(A, 'B');
+  const g1payload = hexOf('hello from a constructor');
+  const greet = await w.deploy(A, 'A: deploy IcmGreeter (its constructor sends g1 to B)', alice, 'IcmGreeter', [messenger, ids.B, receiverB.address, g1payload], {
+    internal: [['CALL', greeter, messenger, 0n]],
+  });
+  const g1 = track(greet, 'g1 sent by a constructor, delivered by one', 'A', 'B', g1next, greeter, receiverB.address, g1payload, 0n, Z);
+  await A.mine();
+  g1.mined = true;
+  const g1msg = (await sentMessages(A, B)).find((x) => x.messageId === g1.messageId).message;
+  const courier = await B.nextContractAddress(relayer);
+  const carry = await w.deploy(B, 'B: deploy IcmCourier (its constructor delivers g1)', relayer, 'IcmCourier', [messenger, ids.A, g1msg, rewardRedeemer], {
+    internal: [['CALL', courier, messenger, 0n], ['CALL', messenger, receiverB.address, 0n]],
+  });
+  delivered(carry, g1, g1msg, true, courier);
+  await B.mine();
+
   for (const ch of Object.values(chains)) ch.head = await ch.blockNumber();
   await w.finish();
 
@@ -836,7 +888,7 @@ async function buildWorld(chains) {
       send: { txHash: s.hash, blockNumber: s.blockNumber, timestamp: await ts(src, s.blockNumber), gasUsed: s.gasUsed, gasSpent: s.gasSpent, logIndex: logIndexOf(s, TOPIC.SendCrossChainMessage, m.messageId) },
       delivery: d && {
         txHash: d.hash, blockNumber: d.blockNumber, timestamp: await ts(dst, d.blockNumber), gasUsed: d.gasUsed, gasSpent: d.gasSpent,
-        deliverer: getAddress(relayer), rewardRedeemer: getAddress(rewardRedeemer), logIndex: logIndexOf(d, TOPIC.ReceiveCrossChainMessage, m.messageId),
+        deliverer: m.deliverer, rewardRedeemer: getAddress(rewardRedeemer), logIndex: logIndexOf(d, TOPIC.ReceiveCrossChainMessage, m.messageId),
       },
       retry: m.retryRec && { txHash: m.retryRec.hash, blockNumber: m.retryRec.blockNumber },
       receipt: m.receiptRec && { txHash: m.receiptRec.hash, blockNumber: m.receiptRec.blockNumber, logIndex: logIndexOf(m.receiptRec, TOPIC.ReceiptReceived, m.messageId) },

@@ -15,7 +15,10 @@
 //  5. native balances of the chosen addresses at every block per eth_getBalance;
 //  6. token balances at the head (balanceOf, ownerOf) against the sums of the truth's transfers,
 //     and the tokens' names, symbols, decimals and tokenURI;
-//  7. the chains share one time line; a second seeding gives the same tx and block hashes.
+//  7. the chains share one time line; a second seeding gives the same tx and block hashes;
+//  8. the deployments that are themselves the work (contracts/Deployers.sol): a constructor that
+//     mints and moves NFTs of both standards, one that sends an ICM message, one that delivers it
+//     (the deliverer is that contract), each per its receipt's logs and the tokens' storage.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import * as E from './evm-lib.mjs';
@@ -71,8 +74,9 @@ test('1. event topics are the reference values', () => {
 test('2. ICM: message ids, topics, event order and states', async () => {
   const msgs = truth.messages;
   assert.deepEqual(msgs.map((m) => [m.status, m.execution, m.receiptDelivered]).sort(), [
-    ['delivered', 'executed', false], // m4 (B->A)
+    ['delivered', 'executed', true], // m4 (B->A; its receipt rides back on g1)
     ['delivered', 'executed', true], // m1
+    ['delivered', 'executed', false], // g1 (sent and delivered by constructors; its receipt stays owed)
     ['delivered', 'failed', true], // m3
     ['delivered', 'none', false], // m6, empty payload
     ['delivered', 'retried', true], // m2
@@ -245,7 +249,7 @@ test('6. token balances and metadata at the head match the transfers', async () 
     for (const x of t.erc721) erc721.set(`${t.chain}/${x.token}/${x.tokenId}`, x.to);
     for (const x of t.erc1155) { if (x.from !== Z) addTo(erc1155, `${t.chain}/${x.token}/${x.tokenId}/${x.from}`, -BigInt(x.value)); addTo(erc1155, `${t.chain}/${x.token}/${x.tokenId}/${x.to}`, BigInt(x.value)); }
   }
-  assert.ok(erc20.size >= 6 && erc721.size === 2 && erc1155.size >= 6);
+  assert.ok(erc20.size >= 6 && erc721.size === 4 && erc1155.size >= 6);
   for (const [k, v] of erc20) {
     const [c, token, holder] = k.split('/');
     assert.equal(await chains[c].at('TestERC20', token).read('balanceOf', [holder]), v, k);
@@ -305,4 +309,54 @@ test('7. one time line, and the same hashes when seeded again', async () => {
     assert.ok(E.num(blk.timestamp) > Math.max(...blocks.map((x) => x.ts)));
   }
   console.log(`seedEvmWorld took ${truth.seedMs} ms (again: ${again.truth.seedMs} ms)`);
+});
+
+test('8. deployments that mint and move NFTs, send an ICM message, deliver one', async () => {
+  const T = E.TOPIC;
+  const byName = (n) => truth.contracts.find((c) => c.name === n);
+  const txOf = (c) => truth.txs.find((t) => t.hash === c.txHash);
+  const Z = '0x0000000000000000000000000000000000000000';
+  // NftDrop: its deploying tx is a creation whose logs hold ERC-721 and ERC-1155 mints and moves
+  const drop = byName('NftDrop');
+  const dt = txOf(drop);
+  assert.equal(drop.via, 'direct');
+  assert.equal(dt.to, null);
+  assert.equal(dt.contractAddress, drop.address);
+  const got = E.tokenTransfers(await chains[drop.chain].receipt(dt.hash));
+  assert.deepEqual(got.erc721, dt.erc721);
+  assert.deepEqual(got.erc1155, dt.erc1155);
+  assert.deepEqual(dt.erc721.map((x) => [x.from === Z, x.to === drop.address || x.from === drop.address]), [[true, true], [false, true], [true, false]]);
+  assert.ok(dt.erc1155.some((x) => x.batch) && dt.erc1155.some((x) => !x.batch && x.from === drop.address), 'a batch mint and a move');
+  const nft = truth.contracts.find((c) => c.chain === drop.chain && c.token?.ercType === 'ERC-721');
+  const mt = truth.contracts.find((c) => c.chain === drop.chain && c.token?.ercType === 'ERC-1155');
+  for (const id of [3n, 4n]) assert.equal(await chains[drop.chain].at('TestERC721', nft.address).read('ownerOf', [id]), truth.accounts.carol);
+  assert.equal(await chains[drop.chain].at('TestERC1155', mt.address).read('balanceOf', [9n, drop.address]), 3n);
+  // IcmGreeter: its deploying tx is the source tx of a message whose origin sender is the contract
+  const greeter = byName('IcmGreeter');
+  const gt = txOf(greeter);
+  const g1 = truth.messages.find((m) => m.from === greeter.address);
+  assert.ok(g1, 'a message sent by the greeter');
+  assert.equal(g1.send.txHash, gt.hash);
+  assert.deepEqual(gt.icm, [{ messageId: g1.messageId, direction: 'SOURCE_TRANSACTION', role: 'send' }]);
+  const sent = (await chains[greeter.chain].receipt(gt.hash)).logs.filter((l) => l.topics[0] === T.SendCrossChainMessage);
+  assert.deepEqual(sent.map((l) => l.topics[1]), [g1.messageId]);
+  const ev = E.decodeEventLog({ abi: chains.A.messenger.abi, data: sent[0].data, topics: sent[0].topics });
+  assert.equal(ev.args.message.originSenderAddress, greeter.address);
+  assert.deepEqual(ev.args.message.receipts.map((r) => Number(r.receivedMessageNonce)), g1.carriedReceipts.map((id) => truth.messages.find((m) => m.messageId === id).nonce));
+  assert.ok(g1.carriedReceipts.length === 1, 'g1 carries the receipt A owed B');
+  // IcmCourier: its deploying tx delivers g1 (ReceiptReceived, ReceiveCrossChainMessage with the
+  // contract as deliverer, MessageExecuted)
+  const courier = byName('IcmCourier');
+  const ct = txOf(courier);
+  assert.equal(g1.delivery.txHash, ct.hash);
+  assert.equal(g1.delivery.deliverer, courier.address);
+  assert.equal(g1.status, 'delivered');
+  assert.equal(g1.execution, 'executed');
+  assert.deepEqual(ct.icm.map((i) => [i.messageId, i.direction]), [[g1.carriedReceipts[0], null], [g1.messageId, 'DESTINATION_TRANSACTION']]);
+  const logs = (await chains[courier.chain].receipt(ct.hash)).logs.filter((l) => lc(l.address) === lc(g1.messenger));
+  assert.deepEqual(logs.map((l) => l.topics[0]), [T.ReceiptReceived, T.ReceiveCrossChainMessage, T.MessageExecuted]);
+  assert.equal(logs[1].topics[3], '0x' + lc(courier.address).slice(2).padStart(64, '0'));
+  const carried = truth.messages.find((m) => m.messageId === g1.carriedReceipts[0]);
+  assert.equal(carried.receipt.txHash, ct.hash, 'the carried receipt arrives with the courier');
+  assert.equal(await chains[courier.chain].messenger.read('messageReceived', [g1.messageId]), true);
 });

@@ -3,14 +3,21 @@
 // work; the indexer follows the live devnet within a second (its /metrics say
 // so); SIGTERM stops it cleanly and a restart resumes; --node indexes a node
 // started apart (and --prices loads a file of prices into its store); a port
-// taken, a bad option or a bad file of prices is refused with a reason.
+// taken, a bad option or a bad file of prices is refused with a reason. Under --node, the node's
+// C-chain (43113 on fuji) is indexed as an EVM chain: its native balances are the manifest's and the
+// node's, and an EVM export of every devnet key is, line for line, the EVM txs of the node's C/block
+// containers decoded here (signers recovered from the signatures); every body strict for the SDK.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
+import { parseTransaction, recoverTransactionAddress, keccak256, toRlp, getAddress } from 'viem';
 import { BIN, tempDir, cleanup, startNode } from './lib.mjs';
+import { unwrapProposervm, rlpDecode } from './devnet-lib.mjs';
+import { readIndex } from './store-lib.mjs';
+import { strict, zodIssues, C } from './dataapi-schema-lib.mjs';
 
 const dirs = [];
 after(() => dirs.forEach(cleanup));
@@ -73,6 +80,36 @@ async function caughtUp(api, timeoutMs = 60000) {
     if (Date.now() - t0 > timeoutMs) throw new Error(`not caught up: ${JSON.stringify(h)}`);
     await new Promise((r) => setTimeout(r, 200));
   }
+}
+
+// A body strict for the SDK's schema (unknown keys refused).
+function strictly(schema, body, what) {
+  const r = strict(schema).safeParse(body);
+  if (!r.success) throw new Error(`${what}: not strict for the SDK: ${zodIssues(r.error)}\n${JSON.stringify(body).slice(0, 600)}`);
+}
+
+// The EVM txs of a devnet node's C-chain, from its C/block containers (not from its eth JSON-RPC):
+// [{ number, index, ts, hash, from, to, value, gasPrice (the effective price) }] in chain order.
+async function cchainTxs(nodeUrl) {
+  const uint = (b) => (b.length ? BigInt('0x' + b.toString('hex')) : 0n);
+  const out = [];
+  for (const c of await readIndex(nodeUrl, 'C/block')) {
+    const raw = Buffer.from(c.bytes.slice(2), 'hex');
+    const blk = rlpDecode(unwrapProposervm(raw.subarray(0, raw.length - 4)).inner);
+    const [header, txs] = blk;
+    const number = Number(uint(header[8])), ts = Number(uint(header[11])), baseFee = uint(header[16]); // AP4's header: …, nonce, extDataHash, baseFee, …
+    for (const [index, item] of txs.entries()) {
+      // a legacy tx is an RLP list in the block, a typed one a string holding type ‖ RLP
+      const serialized = Array.isArray(item) ? toRlp(item.map((b) => '0x' + b.toString('hex'))) : '0x' + item.toString('hex');
+      const t = parseTransaction(serialized);
+      // (viem leaves out a field whose RLP is empty: a zero)
+      const tip = t.maxPriorityFeePerGas ?? 0n, cap = t.maxFeePerGas ?? 0n;
+      const gasPrice = t.type === 'legacy' ? t.gasPrice ?? 0n : (baseFee + tip < cap ? baseFee + tip : cap);
+      out.push({ number, index, ts, hash: keccak256(serialized), type: t.type, from: (await recoverTransactionAddress({ serializedTransaction: serialized })).toLowerCase(),
+        to: t.to.toLowerCase(), value: t.value ?? 0n, gasPrice });
+    }
+  }
+  return out;
 }
 
 function metric(text, name, labels = '') {
@@ -143,7 +180,7 @@ test('up --node: indexes a node started apart', async () => {
   const prices = join(dir, 'prices.csv');
   writeFileSync(prices, 'date,currency,price\n2024-01-01,usd,35.27\n2024-01-02,jpy,5000\n');
   const up = await startUp(['--node', node.url, '--genesis', join(dir, 'dev', 'devnet-genesis.json'),
-    '--data-dir', join(dir, 'up'), '--api-port', String(ap), '--progress', 'off', '--prices', prices]);
+    '--data-dir', join(dir, 'up'), '--api-port', String(ap), '--progress', 'off', '--prices', prices, '--compat', 'upstream']);
   try {
     assert.match(up.out(), new RegExp(`indexing ${node.url} \\(fuji\\)`));
     assert.match(up.out(), new RegExp(`snowline up: loaded 2 prices from ${prices}`));
@@ -159,9 +196,20 @@ test('up --node: indexes a node started apart', async () => {
     // the node's C-chain, indexed over its eth JSON-RPC beside the primary network (docs/evm.md):
     // native balances at the head are the devnet manifest's, and at earlier blocks the node's own
     const manifest = JSON.parse(readFileSync(join(dir, 'dev', 'devnet-manifest.json'), 'utf8'));
+    // the chain as up configured it, strict for the SDK, by EVM chain id and by blockchain id
+    const cId = manifest.network.cChainId;
+    const wantChain = { chainId: '43113', status: 'OK', chainName: 'C-Chain', description: 'The Contract Chain', platformChainId: cId,
+      subnetId: '11111111111111111111111111111111LpoYY', vmName: 'EVM', rpcUrl: `${node.url}/ext/bc/C/rpc`, isTestnet: true,
+      networkToken: { name: 'Avalanche', symbol: 'AVAX', decimals: 18 }, enabledFeatures: [] };
     const chains = await (await fetch(`${up.api}/v1/chains?network=fuji`)).json();
-    assert.deepEqual(chains.chains.map((c) => [c.chainId, c.chainName, c.rpcUrl, c.isTestnet]),
-      [['43113', 'C-Chain', `${node.url}/ext/bc/C/rpc`, true]]);
+    strictly(C.DataListChainsResponse$inboundSchema, chains, '/v1/chains?network=fuji');
+    assert.deepEqual(chains, { chains: [wantChain] });
+    assert.deepEqual(await (await fetch(`${up.api}/v1/chains?network=local`)).json(), { chains: [] });
+    for (const id of ['43113', cId]) {
+      const one = await (await fetch(`${up.api}/v1/chains/${id}`)).json();
+      strictly(C.GetChainResponse$inboundSchema, one, `/v1/chains/${id}`);
+      assert.deepEqual(one, wantChain, id);
+    }
     const head = manifest.C.blocks;
     const native = async (a, q = '') => {
       const r = await fetch(`${up.api}/v1/chains/43113/addresses/${a}/balances:getNative${q}`);
@@ -175,6 +223,7 @@ test('up --node: indexes a node started apart', async () => {
     for (const [a, bal] of Object.entries(manifest.C.balances)) {
       const { status, body } = await native(a);
       assert.equal(status, 200, JSON.stringify(body));
+      strictly(C.GetNativeBalanceResponse$inboundSchema, body, `getNative of ${a}`);
       assert.equal(body.nativeTokenBalance.balance, BigInt(bal).toString(), `balance of ${a}`);
     }
     for (const h of [1, Math.floor(head / 3), Math.floor((2 * head) / 3), head]) {
@@ -188,6 +237,43 @@ test('up --node: indexes a node started apart', async () => {
     const beyond = await native(a0, `?blockNumber=${head + 1}`);
     assert.equal(beyond.status, 400);
     assert.match(beyond.body.message, /blockNumber/);
+    // the C-chain's txs as indexed: EVM exports of every key of the C-chain's genesis (every EVM tx
+    // is between two of them; 64 addresses an export at most) are, line for line, the txs of the
+    // node's containers; as many as the manifest counts
+    const txs = await cchainTxs(node.url);
+    assert.equal(txs.filter((t) => t.type === 'legacy').length, manifest.C.evmTxs.legacy);
+    assert.equal(txs.filter((t) => t.type === 'eip1559').length, manifest.C.evmTxs.dynamicFee);
+    const keys = Object.keys(manifest.C.genesis).map((a) => a.toLowerCase());
+    assert.ok(txs.every((t) => keys.includes(t.from) && keys.includes(t.to)), 'every EVM tx is between two devnet keys');
+    const iso = (ts) => new Date(ts * 1000).toISOString().replace(/\.000Z$/, 'Z');
+    const op = async (res, what) => {
+      const body = JSON.parse(await res.text());
+      strictly(C.OperationStatusResponse$inboundSchema, body, what);
+      return body;
+    };
+    let exported = 0;
+    for (let c = 0; c < keys.length; c += 64) {
+      const part = keys.slice(c, c + 64);
+      const want = txs.filter((t) => part.includes(t.from) || part.includes(t.to)).map((t) => [43113, t.number, t.index, t.ts, iso(t.ts), t.hash,
+        t.from, t.to, t.value, 21000, t.gasPrice, 1, '', part.filter((k) => k === t.from || k === t.to).join(' ')].join(','));
+      const posted = await fetch(`${up.api}/v1/operations/transactions:export`, { method: 'POST', headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ type: 'TRANSACTION_EXPORT_EVM', options: { addresses: part.map((k) => getAddress(k)), includeChains: ['43113'] } }) });
+      assert.equal(posted.status, 201, 'compat upstream');
+      let o = await op(posted, 'POST export');
+      for (let t0 = Date.now(); o.operationStatus === 'RUNNING';) {
+        assert.ok(Date.now() - t0 < 60000, 'the export did not end in 60 s');
+        await new Promise((res) => setTimeout(res, 200));
+        o = await op(await fetch(`${up.api}/v1/operations/${o.operationId}`), 'GET operation');
+      }
+      assert.equal(o.operationStatus, 'COMPLETED', JSON.stringify(o));
+      const lines = (await (await fetch(o.metadata.downloadUrl)).text()).split('\n');
+      assert.equal(lines.pop(), '');
+      assert.equal(lines.shift(), 'chainId,blockNumber,txIndex,timestamp,date,txHash,from,to,value,gasUsed,gasPrice,status,contractAddress,addresses');
+      const i = lines.findIndex((l, k) => l !== want[k]);
+      assert.ok(lines.length === want.length && i < 0, `keys ${c}-: ${lines.length} lines, want ${want.length}; first difference at ${i}:\n got  ${lines[i]}\n want ${want[i]}`);
+      exported += lines.length;
+    }
+    assert.ok(exported >= txs.length && txs.length > 50, `${txs.length} EVM txs, ${exported} lines`);
   } finally {
     assert.equal((await up.stop()).code, 0, up.out());
     await node.stop();

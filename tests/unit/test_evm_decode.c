@@ -451,16 +451,20 @@ static void test_chain_spec(void **state)
 	assert_int_equal(sl_evm_chain_parse("id=1,rpc=http://x", &c, err), SL_OK);
 	assert_true(c.testnet); /* a local chain */
 	assert_string_equal(c.network, "local");
-	const char *bad[] = { "rpc=http://x",
-			      "id=0,rpc=http://x",
-			      "id=-1,rpc=http://x",
-			      "id=1",
-			      "id=1,rpc=http://x,x=1",
-			      "id=1,rpc=http://x,decimals=100",
+	/* testnet is fuji's other name, as in the API's filter */
+	assert_int_equal(sl_evm_chain_parse("id=1,rpc=http://x,network=testnet", &c, err), SL_OK);
+	assert_string_equal(c.network, "fuji");
+	assert_true(c.testnet);
+	assert_int_equal(sl_evm_chain_parse("id=1,rpc=http://x,network=mainnet,testnet=1", &c, err), SL_OK);
+	assert_true(c.testnet);
+	const char *bad[] = { "rpc=http://x", "id=0,rpc=http://x", "id=-1,rpc=http://x", "id=1",
+			      "id=1,rpc=http://x,x=1", "id=1,rpc=http://x,decimals=100",
 			      "id=1,rpc=http://x,icm=0x253b",
-			      "id=1,rpc=http://x,icm=0x253b2784c75e510dD0fF1da844684a1aC0aa5fcf",
-			      "id=1,rpc",
-			      "id=1,rpc=http://x,testnet=2" };
+			      "id=1,rpc=http://x,icm=0x253b2784c75e510dD0fF1da844684a1aC0aa5fcf", "id=1,rpc",
+			      "id=1,rpc=http://x,testnet=2",
+			      /* a network no filter names would never be listed by one */
+			      "id=1,rpc=http://x,network=Mainnet", "id=1,rpc=http://x,network=devnet",
+			      "id=1,rpc=http://x,network=" };
 	for (size_t i = 0; i < SL_ARRAY_LEN(bad); i++)
 		assert_int_equal(sl_evm_chain_parse(bad[i], &c, err), SL_ERR_INVALID);
 }
