@@ -157,7 +157,9 @@ SL_MUST_USE sl_err sl_devnet_restore(sl_devnet *d, const uint8_t *p, size_t len,
  * an unsigned warp message of this network whose source chain is the X- or
  * C-chain (any payload), or the P-chain and then it is one of the P-chain's
  * L1 messages true to the devnet's P-chain state as its accepted blocks leave
- * it, with the justification avalanchego's P-chain asks for (docs/p2p.md).
+ * it, with the justification avalanchego's P-chain asks for, or a chain of a
+ * subnet or an L1 (any payload) while the node validates that subnet: a
+ * current permissioned validator or an active L1 validator (docs/p2p.md).
  */
 typedef sl_err (*sl_devnet_warp_verify_fn)(void *ctx, uint32_t node, const sl_warp_unsigned *msg,
 					   const uint8_t *justification, size_t justification_len,

@@ -321,8 +321,50 @@ static sl_err verify_p(sl_devnet_p2p *p, const sl_warp_unsigned *m, sl_span just
 	}
 }
 
-static sl_err default_verify(sl_devnet_p2p *p, const sl_warp_unsigned *m, sl_span just, int32_t *code,
-			     char why[256])
+/* ---- a chain of a subnet or an L1 ------------------------------------------------------------ */
+
+static int cmp_member(const void *a, const void *b)
+{
+	const dn_vmember *x = a, *y = b;
+	return x->node != y->node ? (x->node < y->node ? -1 : 1) : memcmp(x->subnet, y->subnet, 32);
+}
+
+/*
+ * A message from a chain a CreateChainTx made: signed by node `index` only while it validates
+ * that chain's subnet (a current permissioned validator, or an active L1 validator), the nodes
+ * that run the chain. The devnet does not run those chains, so any payload is signed, as for the
+ * X- and C-chain. NOT_FOUND when no such chain exists.
+ */
+static sl_err verify_subnet_chain(sl_devnet_p2p *p, uint32_t index, const sl_warp_unsigned *m, int32_t *code,
+				  char why[256])
+{
+	dn_l1view *v = p->l1;
+	dn_vmember key = { .node = index };
+	bool chain = false, member = false;
+	pthread_mutex_lock(&v->mu);
+	for (size_t i = 0; i < v->nchains && !chain; i++)
+		if (!memcmp(v->chains[i].chain, m->source_chain_id.p, 32)) {
+			chain = true;
+			memcpy(key.subnet, v->chains[i].subnet, 32);
+		}
+	if (chain && v->nmembers)
+		member = bsearch(&key, v->members, v->nmembers, sizeof key, cmp_member) != NULL;
+	pthread_mutex_unlock(&v->mu);
+	if (!chain) {
+		*code = 1;
+		snprintf(why, 256, "unknown source chain");
+		return SL_ERR_NOT_FOUND;
+	}
+	if (member)
+		return SL_OK;
+	char c[64], s[64];
+	sl_cb58_id(c, m->source_chain_id.p);
+	sl_cb58_id(s, key.subnet);
+	return refuse(code, 1, why, "not a validator of subnet %s: chain %s is not run here", s, c);
+}
+
+static sl_err default_verify(sl_devnet_p2p *p, uint32_t index, const sl_warp_unsigned *m, sl_span just,
+			     int32_t *code, char why[256])
 {
 	if (m->network_id != p->network_id) {
 		*code = 1;
@@ -334,9 +376,7 @@ static sl_err default_verify(sl_devnet_p2p *p, const sl_warp_unsigned *m, sl_spa
 	for (int c = 0; c < DN_CHAINS; c++)
 		if (!memcmp(m->source_chain_id.p, p->chains[c], 32))
 			return SL_OK;
-	*code = 1;
-	snprintf(why, 256, "unknown source chain");
-	return SL_ERR_NOT_FOUND;
+	return verify_subnet_chain(p, index, m, code, why);
 }
 
 static sl_err sign(void *ctx, size_t index, const uint8_t chain_id[32], const uint8_t *msg, size_t msg_len,
@@ -352,8 +392,9 @@ static sl_err sign(void *ctx, size_t index, const uint8_t chain_id[32], const ui
 		snprintf(why, 256, "failed to parse warp unsigned message");
 		return SL_ERR_INVALID;
 	}
-	sl_err err = p->verify ? p->verify(p->verify_ctx, (uint32_t)index, &m, just, just_len, code, why)
-			       : default_verify(p, &m, sl_span_of(just, just_len), code, why);
+	sl_err err = p->verify
+			     ? p->verify(p->verify_ctx, (uint32_t)index, &m, just, just_len, code, why)
+			     : default_verify(p, (uint32_t)index, &m, sl_span_of(just, just_len), code, why);
 	if (err)
 		return err;
 	sl_bls_sig s;

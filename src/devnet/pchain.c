@@ -212,7 +212,8 @@ struct dn_pstate {
 	p_vchange *vlog; /* every validator set change, in chain order */
 	size_t nvlog, capvlog;
 	size_t vflushed; /* vlog[vflushed ..] wait for their block */
-	bool l1_dirty;	 /* the L1 view (dn_l1view) is behind: a conversion, registration or weight */
+	bool l1_dirty;	 /* the L1 view (dn_l1view) is behind: a chain, conversion, registration, weight
+			  * or subnet validator set change */
 };
 
 #define PUSH DN_PUSH
@@ -224,6 +225,8 @@ static bool vlog(struct dn_pstate *p, int32_t subnet, uint32_t node, bool sub, u
 	p_vchange *c = PUSH(p->vlog, p->nvlog, p->capvlog);
 	if (!c)
 		return false;
+	if (subnet >= 0)
+		p->l1_dirty = true; /* who validates a subnet changed: the view's members */
 	*c = (p_vchange){
 		.weight = weight, .subnet = subnet, .node = node, .sub = sub, .cause = cause, .key = key
 	};
@@ -234,6 +237,7 @@ static bool vlog(struct dn_pstate *p, int32_t subnet, uint32_t node, bool sub, u
 static bool vlog_l1(struct dn_pstate *p, uint32_t subnet, uint32_t node, bool sub, uint64_t weight,
 		    uint8_t cause)
 {
+	p->l1_dirty = true;
 	return !weight || vlog(p, (int32_t)subnet, node, sub, weight, cause, 0);
 }
 
@@ -1538,6 +1542,7 @@ static bool tx_create_chain(p_build *b, uint64_t t)
 	c->subnet = (uint32_t)si;
 	snprintf(c->name, sizeof c->name, "%s", name);
 	p->sn[si].chains[p->sn[si].nchains++] = (uint32_t)(p->nchains - 1);
+	p->l1_dirty = true;
 	return true;
 }
 
@@ -2672,6 +2677,8 @@ void dn_l1view_free(dn_world *w)
 	dn_l1view *v = &w->l1view;
 	free(v->conv);
 	free(v->val);
+	free(v->chains);
+	free(v->members);
 	if (v->mu_ok)
 		pthread_mutex_destroy(&v->mu);
 	memset(v, 0, sizeof *v);
@@ -2685,8 +2692,40 @@ static bool grow_to(void **v, size_t *cap, size_t need, size_t sz)
 	return true;
 }
 
-/* The L1 part of the P state after the last emitted block (the txs are applied as they are made,
- * and each block is emitted before the next is made). */
+static int cmp_member(const void *a, const void *b)
+{
+	const dn_vmember *x = a, *y = b;
+	return x->node != y->node ? (x->node < y->node ? -1 : 1) : memcmp(x->subnet, y->subnet, 32);
+}
+
+/* Who validates a subnet at time t: the current permissioned validators and the L1 validators
+ * whose balance has not run out (not removed, not disabled), sorted, each pair once. */
+static void sync_members(const struct dn_pstate *p, dn_l1view *v, uint64_t t)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < p->nsubvals; i++) {
+		const p_staker *s = &p->st[p->subvals[i]];
+		v->members[n].node = s->node;
+		memcpy(v->members[n++].subnet, p->sn[s->subnet].id, 32);
+	}
+	for (size_t i = 0; i < p->nl1; i++) {
+		const p_l1val *l = &p->l1[i];
+		if (!l1_active(l, t))
+			continue;
+		v->members[n].node = l->node;
+		memcpy(v->members[n++].subnet, p->sn[l->subnet].id, 32);
+	}
+	if (n > 1)
+		qsort(v->members, n, sizeof *v->members, cmp_member);
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!k || cmp_member(&v->members[k - 1], &v->members[i]))
+			v->members[k++] = v->members[i];
+	v->nmembers = k;
+}
+
+/* The subnet and L1 part of the P state after the last emitted block (the txs are applied as they
+ * are made, and each block is emitted before the next is made). */
 sl_err dn_l1view_sync(dn_world *w)
 {
 	dn_l1view *v = &w->l1view;
@@ -2701,9 +2740,18 @@ sl_err dn_l1view_sync(dn_world *w)
 		for (size_t i = 0; i < p->nsn; i++)
 			nconv += p->sn[i].l1;
 		if (!grow_to((void **)&v->conv, &v->capconv, nconv, sizeof *v->conv) ||
-		    !grow_to((void **)&v->val, &v->capval, p->nl1, sizeof *v->val)) {
+		    !grow_to((void **)&v->val, &v->capval, p->nl1, sizeof *v->val) ||
+		    !grow_to((void **)&v->chains, &v->capchains, p->nchains, sizeof *v->chains) ||
+		    !grow_to((void **)&v->members, &v->capmembers, p->nsubvals + p->nl1,
+			     sizeof *v->members)) {
 			e = SL_ERR_NOMEM;
 		} else {
+			for (size_t i = 0; i < p->nchains; i++) {
+				memcpy(v->chains[i].chain, p->chains[i].id, 32);
+				memcpy(v->chains[i].subnet, p->sn[p->chains[i].subnet].id, 32);
+			}
+			v->nchains = p->nchains;
+			sync_members(p, v, v->time);
 			v->nconv = 0;
 			for (size_t i = 0; i < p->nsn; i++)
 				if (p->sn[i].l1) {

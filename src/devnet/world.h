@@ -148,12 +148,16 @@ typedef struct dn_pheight {
 } dn_pheight;
 
 /*
- * The P-chain's L1 state as the accepted P blocks leave it (ACP-77), for the
- * validators' p2p listeners (p2p.c), which run on their own threads and read
- * nothing else of the world: the subnets converted to L1s with their
- * conversion ids, and every L1 validation registered with its weight, the
- * smallest nonce its next weight message may use, and whether it was removed.
- * pchain.c writes it under `mu` when it emits a P block (dn_l1view_sync).
+ * The P-chain's subnet and L1 state as the accepted P blocks leave it, for
+ * the validators' p2p listeners (p2p.c), which run on their own threads and
+ * read nothing else of the world: the subnets converted to L1s with their
+ * conversion ids; every L1 validation registered with its weight, the
+ * smallest nonce its next weight message may use, and whether it was removed
+ * (ACP-77); every chain a CreateChainTx made with its subnet; and which nodes
+ * validate which subnet now (current permissioned subnet validators, and L1
+ * validators active at the last block's time), the nodes that run, and so
+ * sign for, that subnet's chains. pchain.c writes it under `mu` when it emits
+ * a P block (dn_l1view_sync).
  */
 typedef struct dn_l1conv {
 	uint8_t subnet[32], conversion_id[32];
@@ -163,6 +167,13 @@ typedef struct dn_l1val {
 	uint64_t weight, nonce;
 	bool removed;
 } dn_l1val;
+typedef struct dn_vchain {
+	uint8_t chain[32], subnet[32];
+} dn_vchain;
+typedef struct dn_vmember {
+	uint32_t node; /* index into w->nodes */
+	uint8_t subnet[32];
+} dn_vmember;
 typedef struct dn_l1view {
 	pthread_mutex_t mu;
 	bool mu_ok;
@@ -170,6 +181,10 @@ typedef struct dn_l1view {
 	size_t nconv, capconv;
 	dn_l1val *val;
 	size_t nval, capval;
+	dn_vchain *chains;
+	size_t nchains, capchains;
+	dn_vmember *members; /* sorted by (node, subnet) */
+	size_t nmembers, capmembers;
 	uint64_t time; /* the last accepted P block's timestamp, unix s */
 } dn_l1view;
 
@@ -349,7 +364,7 @@ size_t dn_p_node_subnets(const dn_world *w, dn_nodesub *out, size_t cap);
 void dn_peers(const dn_world *w, sl_jw *jw);
 void dn_p_save(const dn_world *w, sl_buf *b);
 /* The L1 view (dn_l1view): made with the world, freed with it; dn_l1view_sync copies the P
- * state's L1 part into it (emit_block and a restore call it). */
+ * state's subnet and L1 part into it (emit_block and a restore call it). */
 sl_err dn_l1view_init(dn_world *w);
 void dn_l1view_free(dn_world *w);
 sl_err dn_l1view_sync(dn_world *w);

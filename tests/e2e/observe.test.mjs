@@ -120,11 +120,19 @@ const trackedOf = (node) => {
 };
 const RFC3339 = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/;
 
-test('info.peers: the connected active validators, as the manifest states them, in avalanchego\'s shape', () => {
+test('info.peers: the connected active validators and the other subnets\' validators, as the manifest states them, in avalanchego\'s shape', () => {
   const want = [...active().values()].filter((m) => m.connected);
   assert.ok(want.length >= 5, `only ${want.length} connected validators`);
   assert.deepEqual(peers.result, { numPeers: String(manifest.peers.length), peers: manifest.peers });
-  assert.deepEqual(manifest.peers.map((p) => p.nodeID).sort(), want.map((m) => m.nodeId).sort());
+  // then every node that validates a subnet or an L1 (not removed) but not the primary network, by node index
+  const index = new Map(manifest.nodes.map((n) => [n.nodeId, Number(n.index)]));
+  const others = [...new Set(manifest.P.l1Validators.filter((v) => !v.removed).map((v) => v.nodeId)
+    .concat(manifest.P.validators.filter((v) => v.txType === 'AddSubnetValidatorTx' && v.validationStatus === 'active').map((v) => v.nodeId)))]
+    .filter((n) => !active().has(n)).sort((a, b) => index.get(a) - index.get(b));
+  assert.ok(others.length > 0, 'a node that validates only an L1');
+  assert.deepEqual(manifest.peers.slice(0, want.length).map((p) => p.nodeID).sort(), want.map((m) => m.nodeId).sort());
+  assert.deepEqual(manifest.peers.slice(want.length).map((p) => p.nodeID), others);
+  for (const p of manifest.peers.slice(want.length)) assert.deepEqual(p.benched, [], `${p.nodeID} validates no primary chain`);
   const diffs = [];
   const ports = new Set();
   for (const p of manifest.peers) {

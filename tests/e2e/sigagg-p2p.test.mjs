@@ -2,23 +2,29 @@
 // (docs/sigagg.md, docs/p2p.md): `snowline devnet --devnet-p2p-port` serves every node with its own
 // staking certificate and BLS key, info.peers lists them, `snowline api --peers-from` asks them.
 //
-// A third of the keyed validators that info.peers lists misbehave (absent, signing other bytes,
-// never answering) and one is slow but within the deadline. Every signed message is checked here
-// with @noble/curves, independently of the C: the canonical set made from the devnet manifest's
-// validator set at the height (keyless members in the total only, shared keys merged, order by
-// uncompressed key), the signers' weight against the quorum, and one BLS verify of their
-// aggregate key over the unsigned bytes with the signature DST.
+// A third of the primary network's asked validators, by count (the keyed validators of the last
+// height that info.peers lists, rounded up), misbehave: the lightest ones, in turn absent, signing
+// other bytes, never answering, and answering only after the aggregator's deadline. One more is
+// slow but within the deadline. Quorum (67%) stays reachable: the misbehaving third holds little
+// of the weight, and the suite checks it. Every signed message is checked here with @noble/curves,
+// independently of the C: the canonical set made from the devnet manifest's validator set of the
+// signing subnet at the height (keyless members in the total only, shared keys merged, order by
+// uncompressed key), the signers' weight against the quorum (plus the buffer, when reachable), and
+// one BLS verify of their aggregate key over the unsigned bytes with the signature DST.
 //
 // The devnet runs with --devnet-genesis-signers: its genesis validators, which hold most of the
 // primary network's stake, are AddPermissionlessValidatorTx stakers with their node's BLS key (as
-// avalanchego's local genesis has signers), so 67% of the primary network is reachable. The
-// misbehaving validators are the lightest keyed ones, as many as leave the honest weight at 70% or
-// more. The quorums asked are chosen from the manifest, one just reachable, one just not — the
-// failure must then say exactly the honest weight. The P-chain's own L1 messages (GET by txHash,
-// quorum 67) must each come back signed, verified here against the manifest's set, with the id of
-// the message built here for the conversion (from the tx read with avalanchejs), the weight,
-// registration and removal kinds. The genesis file's signers are checked too: each proof of
-// possession verifies for its key (avalanchego's PoP DST).
+// avalanchego's local genesis has signers), so 67% of the primary network is reachable. The seed
+// is chosen so that the history ends with a permissioned subnet that has a chain and validators,
+// besides L1s. The quorums asked are chosen from the manifest, one just reachable, one just not —
+// the failure must then say exactly the honest weight. A past pChainHeight is verified against
+// that height's set, which differs from the last one. Messages from a permissioned subnet's chain
+// and from an L1's chain are signed by that subnet's validators (the default signing subnet) and
+// by no one else. The P-chain's own L1 messages (GET by txHash, quorum 67) must each come back
+// signed, verified here against the manifest's set, with the id of the message built here for the
+// conversion (from the tx read with avalanchejs), the weight, registration and removal kinds. The
+// genesis file's signers are checked too: each proof of possession verifies for its key
+// (avalanchego's PoP DST).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -30,13 +36,16 @@ import { cb58 } from './lib.mjs';
 import { makeDataset, startApi, checkErrorBody, sdkClient, strict, C } from './dataapi-schema-lib.mjs';
 
 const BACKEND = process.env.SNOWLINE_SIGAGG_BACKEND ?? 'sqlite';
+const SEED = 'sigagg'; // ends with a permissioned subnet that has a chain and current validators
+const TIMEOUT_MS = 3000; // the aggregator's deadline (--sigagg-timeout-ms)
 const DST = 'BLS_SIG_BLS12381G2_XMD:SHA-256_SSWU_RO_POP_';
 const PRIMARY = '11111111111111111111111111111111LpoYY';
 const PATH = '/v1/signatureAggregator/fuji/aggregateSignatures';
 const sha256 = (b) => createHash('sha256').update(b).digest();
 const big = (x) => BigInt(String(x));
+const byWeight = (a, b) => (big(a.weight) < big(b.weight) ? -1 : big(a.weight) > big(b.weight) ? 1 : a.nodeId < b.nodeId ? -1 : 1);
 
-let ds, api, apiUp, m, height, set, honestWeight, roles;
+let ds, api, apiUp, m, height, set, honestWeight, roles, listed, nasked;
 
 // A base port whose even ports base..base+2(n-1) nobody listens on now.
 async function freeRange(n) {
@@ -51,31 +60,42 @@ async function freeRange(n) {
   }
 }
 
-// The devnet's nodes by index; which keyed validators misbehave (a third of those listed).
+// The manifest's validator set of a subnet at a height (the last one it states when none is given).
+function setOf(manifest, subnetId, h) {
+  const vs = manifest.P.validatorSets.filter((s) => s.subnetId === subnetId);
+  if (h === undefined) return vs.reduce((a, b) => (big(b.height) > big(a.height) ? b : a));
+  return vs.find((s) => Number(s.height) === Number(h));
+}
+
+// Which validators misbehave: a third (rounded up) of those asked on the primary network — the
+// keyed validators of the last height that info.peers lists — by count, the lightest first, in
+// turn absent, lying, silent and late (past the deadline); the next one is slow within it.
 function choosePolicies(manifest) {
-  const vs = manifest.P.validatorSets.filter((s) => s.subnetId === PRIMARY);
-  const last = vs.reduce((a, b) => (big(b.height) > big(a.height) ? b : a));
+  const last = setOf(manifest, PRIMARY);
   const listed = new Set(manifest.peers.map((p) => p.nodeID ?? p.nodeId));
   const idx = new Map(manifest.nodes.map((n) => [n.nodeId, Number(n.index)]));
-  const keyed = last.validators.filter((v) => v.publicKey && listed.has(v.nodeId) && idx.has(v.nodeId))
-    .sort((a, b) => (big(a.weight) < big(b.weight) ? -1 : big(a.weight) > big(b.weight) ? 1 : 0));
-  const bad = ['absent', 'wrong', 'silent'];
-  const total = last.validators.reduce((a, v) => a + big(v.weight), 0n);
-  let honest = keyed.reduce((a, v) => a + big(v.weight), 0n), nbad = 0;
-  // the lightest first, while what stays honest holds 70% (at least one misbehaves)
-  while (nbad < keyed.length - 2 && (nbad === 0 || (honest - big(keyed[nbad].weight)) * 100n >= total * 70n)) honest -= big(keyed[nbad++].weight);
+  const asked = last.validators.filter((v) => v.publicKey && listed.has(v.nodeId) && idx.has(v.nodeId)).sort(byWeight);
+  const nbad = Math.ceil(asked.length / 3);
+  assert.ok(nbad >= 1 && asked.length > nbad, `${asked.length} asked validators`);
+  const bad = ['absent', 'wrong', 'silent', 'late'];
   const roles = new Map();
-  keyed.forEach((v, i) => roles.set(v.nodeId, i < nbad ? bad[i % 3] : i === nbad ? 'slow' : 'honest'));
-  const policy = [...roles].filter(([, r]) => r !== 'honest').map(([n, r]) => `${idx.get(n)}=${r === 'slow' ? 'slow:500' : r}`).join(',');
-  return { roles, policy };
+  asked.forEach((v, i) => roles.set(v.nodeId, i < nbad ? bad[i % bad.length] : i === nbad ? 'slow' : 'honest'));
+  const policy = { absent: 'absent', wrong: 'wrong', silent: 'silent', late: `slow:${TIMEOUT_MS + 2000}`, slow: 'slow:500' };
+  return { roles, nasked: asked.length, policy: [...roles].filter(([, r]) => r !== 'honest').map(([n, r]) => `${idx.get(n)}=${policy[r]}`).join(',') };
 }
+
+// A member of a set signs when it has a key, info.peers lists it and it is honest (or slow within
+// the deadline): how much of the set's weight can sign.
+const canSign = (v) => v.publicKey && listed.has(v.nodeId) && ['honest', 'slow', undefined].includes(roles.get(v.nodeId));
+const honestOf = (vs) => vs.validators.filter(canSign).reduce((a, v) => a + big(v.weight), 0n);
 
 before(async () => {
   // the devnet's manifest (and so the nodes) follow from the seed: a first look picks the policies
-  const probe = await makeDataset({ txs: 5000, backend: 'sqlite', devnetArgs: ['--devnet-genesis-signers'] });
+  const probe = await makeDataset({ txs: 5000, seed: SEED, backend: 'sqlite', devnetArgs: ['--devnet-genesis-signers'] });
   const p = choosePolicies(probe.manifest);
   await probe.close();
   roles = p.roles;
+  nasked = p.nasked;
   // the validators listen while the devnet runs: with no live steps its producer ends, and with it
   // the listeners, so an hour between steps keeps them up without changing the history. Node i
   // listens on base + 2i: a base whose whole range is free now (others may take a port meanwhile:
@@ -84,19 +104,21 @@ before(async () => {
   for (let attempt = 0; !ds; attempt++) {
     const base = await freeRange(nodes);
     try {
-      ds = await makeDataset({ txs: 5000, backend: BACKEND, intervalMs: 3600000, devnetArgs: ['--devnet-genesis-signers', '--devnet-p2p-port', String(base), '--devnet-p2p-policy', p.policy], readyTimeoutMs: 30000 });
+      ds = await makeDataset({ txs: 5000, seed: SEED, backend: BACKEND, intervalMs: 3600000, devnetArgs: ['--devnet-genesis-signers', '--devnet-p2p-port', String(base), '--devnet-p2p-policy', p.policy], readyTimeoutMs: 30000 });
     } catch (e) {
       if (attempt === 2 || !/cannot listen|p2p listeners|not ready/.test(String(e.message))) throw e;
     }
   }
   m = ds.manifest;
-  const vs = m.P.validatorSets.filter((s) => s.subnetId === PRIMARY);
-  const last = vs.reduce((a, b) => (big(b.height) > big(a.height) ? b : a));
+  listed = new Set(m.peers.map((x) => x.nodeID));
+  const last = setOf(m, PRIMARY);
   height = Number(last.height);
   set = canonical(last.validators);
-  honestWeight = last.validators.filter((v) => v.publicKey && ['honest', 'slow'].includes(roles.get(v.nodeId))).reduce((a, v) => a + big(v.weight), 0n);
+  // roles are by node, so they hold for the sets of subnets (and other heights) too; a validator
+  // the policies name no role for (an L1's) is honest
+  honestWeight = honestOf(last);
   assert.ok(honestWeight > 0n, 'some keyed validator is honest');
-  const args = ['--rate-anonymous', '0', '--peers-from', ds.devnet.url, '--sigagg-timeout-ms', '3000', '--http-threads', '4'];
+  const args = ['--rate-anonymous', '0', '--peers-from', ds.devnet.url, '--sigagg-timeout-ms', String(TIMEOUT_MS), '--http-threads', '4'];
   api = await startApi(ds.store, args);
   apiUp = await startApi(ds.store, [...args, '--compat', 'upstream']);
 });
@@ -139,21 +161,22 @@ function parseSigned(hex) {
   return { unsigned, signers, sig };
 }
 
-// Verify a signed message against the canonical set at the quorum; resolves the signers' weight.
-function verifySigned(hex, quorum, wantUnsigned) {
+// Verify a signed message against a canonical set (the last primary set unless given) at the
+// quorum; resolves the signers' weight.
+function verifySigned(hex, quorum, wantUnsigned, against = set) {
   const { unsigned, signers, sig } = parseSigned(hex);
   if (wantUnsigned) assert.deepEqual(unsigned, wantUnsigned);
   const bits = BigInt('0x' + signers.toString('hex'));
-  assert.ok(bits >> BigInt(set.list.length) === 0n, 'no signer past the set');
+  assert.ok(bits >> BigInt(against.list.length) === 0n, 'no signer past the set');
   let w = 0n, agg = null;
-  set.list.forEach((e, i) => {
+  against.list.forEach((e, i) => {
     if ((bits >> BigInt(i)) & 1n) {
       w += e.weight;
       agg = agg ? agg.add(e.pk) : e.pk;
     }
   });
   assert.ok(agg, 'signers');
-  assert.ok(w * 100n >= set.total * BigInt(quorum), `weight ${w} of ${set.total} reaches ${quorum}%`);
+  assert.ok(w * 100n >= against.total * BigInt(quorum), `weight ${w} of ${against.total} reaches ${quorum}%`);
   assert.ok(bls.verify(sig, unsigned, agg, { DST }), 'the aggregate signature verifies');
   return w;
 }
@@ -218,16 +241,19 @@ async function post(a, body) {
   return { status: r.status, text: await r.text() };
 }
 
-// A Hash payload from the devnet's C-chain: its validators sign any message of an X- or C-chain
-// (a P-chain message only when it is one of the P-chain's L1 messages, true to its state).
-const anyMessage = () =>
-  warp(Buffer.concat([Buffer.from('000000000000', 'hex'), randomBytes(32)]), Buffer.from(utils.base58check.decode(m.chains.C.id)));
+// A Hash payload from a chain: the devnet's C-chain unless another chain id (cb58) is given. Its
+// validators sign any message of an X- or C-chain (a P-chain message only when it is one of the
+// P-chain's L1 messages, true to its state), and of a subnet's chain when they validate that subnet.
+const anyMessage = (chainId = m.chains.C.id) =>
+  warp(Buffer.concat([Buffer.from('000000000000', 'hex'), randomBytes(32)]), Buffer.from(utils.base58check.decode(chainId)));
 
 const maxQuorum = () => Number((honestWeight * 100n) / set.total);
 
-test('the reachable quorum: signed by the honest validators, verified with @noble/curves; liars left out', async () => {
+test('a third of the asked validators misbehave, quorum still reachable: signed by the honest ones, verified with @noble/curves; liars left out', async () => {
+  const bad = [...roles.values()].filter((r) => !['honest', 'slow'].includes(r)).length;
+  assert.ok(bad * 3 >= nasked, `${bad} of ${nasked} asked validators misbehave`);
+  assert.ok(honestWeight * 100n >= set.total * 67n, `the honest weight ${honestWeight} of ${set.total} reaches 67%`);
   const q = maxQuorum();
-  assert.ok(q >= 1, `the honest keyed weight (${honestWeight} of ${set.total}) is at least 1%`);
   const msg = anyMessage();
   const t0 = Date.now();
   const r = await post(api, { message: msg.toString('hex'), quorumPercentage: q, pChainHeight: height });
@@ -235,10 +261,29 @@ test('the reachable quorum: signed by the honest validators, verified with @nobl
   const w = verifySigned(JSON.parse(r.text).signedMessage, q, msg);
   assert.ok(w <= honestWeight);
   // with 0x, the default height (the same: the devnet has stopped), and a buffer up to the reachable
-  const r2 = await post(api, { message: '0x' + msg.toString('hex'), quorumPercentage: Math.max(0, q - 1), quorumPercentageBuffer: 1 });
+  const r2 = await post(api, { message: '0x' + msg.toString('hex'), quorumPercentage: q - 1, quorumPercentageBuffer: 1 });
   assert.equal(r2.status, 200, r2.text);
-  verifySigned(JSON.parse(r2.text).signedMessage, Math.max(0, q - 1), msg);
+  verifySigned(JSON.parse(r2.text).signedMessage, q, msg);
   assert.ok(Date.now() - t0 < 20000);
+});
+
+test('the buffer: quorum q with buffer b reaches q + b when that is reachable, and quorum alone when not', async () => {
+  const top = maxQuorum();
+  const q = Math.max(1, top - 20);
+  assert.ok(q + 10 <= top, `room for a buffer below the reachable ${top}%`);
+  for (const b of [10, top - q]) {
+    const msg = anyMessage();
+    const r = await post(api, { message: msg.toString('hex'), quorumPercentage: q, quorumPercentageBuffer: b });
+    assert.equal(r.status, 200, r.text);
+    verifySigned(JSON.parse(r.text).signedMessage, q + b, msg);
+  }
+  // past the reachable: still signed at the quorum, by every honest validator (it waited for them all)
+  const b = 100 - q;
+  assert.ok(q + b > top);
+  const msg = anyMessage();
+  const r = await post(api, { message: msg.toString('hex'), quorumPercentage: q, quorumPercentageBuffer: b });
+  assert.equal(r.status, 200, r.text);
+  assert.equal(verifySigned(JSON.parse(r.text).signedMessage, q, msg), honestWeight);
 });
 
 test('one percent past it: 503 naming exactly the honest weight', async () => {
@@ -254,7 +299,7 @@ test('one percent past it: 503 naming exactly the honest weight', async () => {
   assert.equal(mm[5], cb58(sha256(msg)));
 });
 
-test('compat upstream: 201 and a strict SignatureAggregationResponse through chainkit', async () => {
+test('compat upstream: 201 and a strict SignatureAggregationResponse through chainkit, POST and GET', async () => {
   const q = maxQuorum();
   const msg = anyMessage();
   const c = sdkClient(apiUp.url);
@@ -264,10 +309,84 @@ test('compat upstream: 201 and a strict SignatureAggregationResponse through cha
   const parsed = strict(C.SignatureAggregationResponse$inboundSchema).safeParse(JSON.parse(ex.text));
   assert.ok(parsed.success, ex.text);
   verifySigned(res.signedMessage, q, msg);
+  // GET by txHash through chainkit's own method: a conversion's message, signed at 67%
+  const id = sql(`SELECT ${hexCol('id')} FROM txs WHERE chain = 0 AND type = 35 LIMIT 1`);
+  assert.ok(id, 'the devnet made a ConvertSubnetToL1Tx');
+  const txHash = cb58(Buffer.from(id, 'hex'));
+  const got = await c.sdk.data.signatureAggregator.get({ network: 'fuji', txHash }, c.opts);
+  const gx = c.exchanges.at(-1);
+  assert.equal(gx.method, 'GET');
+  assert.ok(gx.url.endsWith(`${PATH}/${txHash}`), gx.url);
+  assert.equal(gx.status, 201, gx.text);
+  const gp = strict(C.SignatureAggregationResponse$inboundSchema).safeParse(JSON.parse(gx.text));
+  assert.ok(gp.success, gx.text);
+  verifySigned(got.signedMessage, 67);
   // the spec's status on the other server
   const r = await post(api, { message: msg.toString('hex'), quorumPercentage: q });
   assert.equal(r.status, 200);
+  assert.equal((await fetch(`${api.url}${PATH}/${txHash}`)).status, 200);
 });
+
+test('a past pChainHeight: signed by that height\'s set, which differs from the last one', async () => {
+  // the past height whose keyed members differ most from the last set's, where 67% can sign
+  const lastKeys = new Set(set.list.map((e) => e.raw.toString('hex')));
+  const past = m.P.validatorSets.filter((s) => s.subnetId === PRIMARY && Number(s.height) > 0 && Number(s.height) < height)
+    .map((s) => {
+      const c = canonical(s.validators);
+      const keys = new Set(c.list.map((e) => e.raw.toString('hex')));
+      const diff = [...keys].filter((k) => !lastKeys.has(k)).length + [...lastKeys].filter((k) => !keys.has(k)).length;
+      return { s, c, diff, ok: honestOf(s) * 100n >= c.total * 67n };
+    })
+    .filter((x) => x.ok && x.diff > 0)
+    .sort((a, b) => b.diff - a.diff);
+  assert.ok(past.length > 0, 'a past height with another set');
+  const { s, c, diff } = past[0];
+  const msg = anyMessage();
+  const r = await post(api, { message: msg.toString('hex'), pChainHeight: Number(s.height) });
+  assert.equal(r.status, 200, r.text);
+  const signed = JSON.parse(r.text).signedMessage;
+  const w = verifySigned(signed, 67, msg, c);
+  assert.ok(w <= honestOf(s), `height ${s.height} (${diff} keys differ): ${w}`);
+  // the same bit set read against the last set would not verify
+  assert.throws(() => verifySigned(signed, 67, msg, set));
+});
+
+// The subnets whose sets at the last height can reach 67% with their honest validators, of a kind:
+// permissioned ones (isL1 false) or L1s, each with a chain; the one with the most members first.
+function subnetsOf(l1) {
+  return m.P.subnets.filter((sn) => sn.isL1 === l1 && sn.chains.length > 0)
+    .map((sn) => ({ sn, vs: setOf(m, sn.subnetId, height) }))
+    .filter(({ vs }) => vs && honestOf(vs) * 100n >= canonical(vs.validators).total * 67n)
+    .sort((a, b) => b.vs.validators.length - a.vs.validators.length);
+}
+
+for (const [kind, l1] of [['a permissioned subnet', false], ['an L1', true]]) {
+  test(`a message from ${kind}'s chain: signed by that subnet's validators (the default signing subnet), by no one else`, async () => {
+    const found = subnetsOf(l1);
+    assert.ok(found.length > 0, `${kind} with a chain and validators that can sign 67%`);
+    const { sn, vs } = found[0];
+    const c = canonical(vs.validators);
+    for (const chain of sn.chains) {
+      const msg = anyMessage(chain.chainId);
+      const r = await post(api, { message: msg.toString('hex') }); // quorum 67, the last height
+      assert.equal(r.status, 200, `${sn.subnetId} chain ${chain.chainId}: ${r.text}`);
+      const w = verifySigned(JSON.parse(r.text).signedMessage, 67, msg, c);
+      assert.ok(w <= honestOf(vs));
+    }
+    // the same message signed by the primary network: only those of its validators that validate
+    // this subnet sign (the nodes that run its chains), so the weight that signed is exactly theirs
+    const members = new Set(vs.validators.map((v) => v.nodeId));
+    const want = setOf(m, PRIMARY).validators.filter((v) => members.has(v.nodeId) && canSign(v)).reduce((a, v) => a + big(v.weight), 0n);
+    const msg = anyMessage(sn.chains[0].chainId);
+    const r = await post(api, { message: msg.toString('hex'), signingSubnetId: PRIMARY, quorumPercentage: 67 });
+    assert.equal(r.status, 503, r.text);
+    const mm = /quorum not reached: validators of weight (\d+) of (\d+) signed/.exec(checkErrorBody(503, r.text).message);
+    assert.ok(mm, r.text);
+    assert.equal(BigInt(mm[1]), want, r.text);
+    assert.equal(BigInt(mm[2]), set.total);
+    if (!l1) assert.ok(want > 0n, 'a permissioned validator is a primary validator');
+  });
+}
 
 function sql(q) {
   return ds.store.startsWith('postgres')

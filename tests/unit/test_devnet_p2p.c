@@ -9,12 +9,18 @@
  * from the P-chain is signed only when it is one of the P-chain's L1 messages
  * true to the devnet's P-chain state after its history (avalanchego's
  * vms/platformvm/network/warp.go), else refused with avalanchego's code.
+ * A message from a chain of a subnet or an L1 is signed by the nodes the
+ * manifest says validate that subnet now (current permissioned validators,
+ * active L1 validators) and refused by every other node asked.
  */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <cmocka.h>
 
+#include <jansson.h>
+
+#include "crypto/cb58.h"
 #include "crypto/hash.h"
 #include "devnet/world.h"
 
@@ -236,6 +242,213 @@ static size_t just_register(uint8_t *out, size_t cap, const uint8_t *msg, size_t
 	return len + 3;
 }
 
+/* ---- chains of subnets and L1s ------------------------------------------------------------------- */
+
+#define MAX_PAIRS 4096
+
+typedef struct pair {
+	uint32_t node;
+	char subnet[64];
+} pair;
+
+static int cmp_pair(const void *a, const void *b)
+{
+	const pair *x = a, *y = b;
+	return x->node != y->node ? (x->node < y->node ? -1 : 1) : strcmp(x->subnet, y->subnet);
+}
+
+static bool has_pair(const pair *v, size_t n, uint32_t node, const char *subnet)
+{
+	pair k = { .node = node };
+	snprintf(k.subnet, sizeof k.subnet, "%s", subnet);
+	return bsearch(&k, v, n, sizeof k, cmp_pair) != NULL;
+}
+
+static uint32_t node_index(json_t *nodes, const char *node_id)
+{
+	for (size_t i = 0; i < json_array_size(nodes); i++) {
+		json_t *n = json_array_get(nodes, i);
+		if (!strcmp(json_string_value(json_object_get(n, "nodeId")), node_id))
+			return (uint32_t)json_integer_value(json_object_get(n, "index"));
+	}
+	fail_msg("no node %s", node_id);
+	return 0;
+}
+
+/*
+ * The view's chains and members against the manifest's subnets, permissioned validators and L1
+ * validators; then a message from each subnet's first chain, asked of its validators (each signs,
+ * the signature verifies against its node's key), of node 0 and of its inactive L1 validators
+ * when they do not validate it (each refuses, code 1).
+ */
+static void check_subnet_chains(sl_devnet *d, sl_devnet_p2p *p, sl_p2p_pool *pool)
+{
+	dn_world *w = dn_world_of(d);
+	dn_l1view *v = &w->l1view;
+	sl_buf mb;
+	sl_buf_init(&mb, 1u << 26);
+	sl_devnet_manifest_write(d, &mb);
+	assert_int_equal(mb.err, SL_OK);
+	json_t *man = json_loads(sl_buf_str(&mb), 0, NULL);
+	assert_non_null(man);
+	json_t *nodes = json_object_get(man, "nodes"), *pm = json_object_get(man, "P");
+	pair *want = calloc(MAX_PAIRS, sizeof *want), *inactive = calloc(MAX_PAIRS, sizeof *inactive);
+	assert_non_null(want);
+	assert_non_null(inactive);
+	size_t nwant = 0, ninactive = 0, i;
+	json_t *x;
+	json_array_foreach(json_object_get(pm, "validators"), i, x)
+	{
+		if (strcmp(json_string_value(json_object_get(x, "txType")), "AddSubnetValidatorTx") ||
+		    strcmp(json_string_value(json_object_get(x, "validationStatus")), "active"))
+			continue;
+		assert_true(nwant < MAX_PAIRS);
+		want[nwant].node = node_index(nodes, json_string_value(json_object_get(x, "nodeId")));
+		snprintf(want[nwant++].subnet, 64, "%s", json_string_value(json_object_get(x, "subnetId")));
+	}
+	json_array_foreach(json_object_get(pm, "l1Validators"), i, x)
+	{
+		if (json_is_true(json_object_get(x, "removed")))
+			continue;
+		bool active = json_is_true(json_object_get(x, "active"));
+		pair *to = active ? &want[nwant++] : &inactive[ninactive++];
+		assert_true(nwant < MAX_PAIRS && ninactive < MAX_PAIRS);
+		to->node = node_index(nodes, json_string_value(json_object_get(x, "nodeId")));
+		snprintf(to->subnet, 64, "%s", json_string_value(json_object_get(x, "subnetId")));
+	}
+	qsort(want, nwant, sizeof *want, cmp_pair);
+	size_t k = 0;
+	for (i = 0; i < nwant; i++)
+		if (!k || cmp_pair(&want[k - 1], &want[i]))
+			want[k++] = want[i];
+	nwant = k;
+	assert_true(ninactive > 0); /* an L1 validator whose balance ran out, or disabled */
+
+	/* the view says the same: its members, and each chain's subnet */
+	pthread_mutex_lock(&v->mu);
+	assert_int_equal(v->nmembers, nwant);
+	pair *got_members = calloc(nwant ? nwant : 1, sizeof *got_members);
+	assert_non_null(got_members);
+	for (i = 0; i < v->nmembers; i++) {
+		got_members[i].node = v->members[i].node;
+		sl_cb58_id(got_members[i].subnet, v->members[i].subnet);
+	}
+	qsort(got_members, nwant, sizeof *got_members, cmp_pair);
+	for (i = 0; i < nwant; i++) {
+		assert_int_equal(got_members[i].node, want[i].node);
+		assert_string_equal(got_members[i].subnet, want[i].subnet);
+	}
+	free(got_members);
+	size_t nchains = 0;
+	json_t *sn;
+	json_array_foreach(json_object_get(pm, "subnets"), i, sn)
+	{
+		size_t c;
+		json_t *ch;
+		json_array_foreach(json_object_get(sn, "chains"), c, ch)
+		{
+			bool found = false;
+			for (size_t q = 0; q < v->nchains; q++) {
+				char a[64], b[64];
+				sl_cb58_id(a, v->chains[q].chain);
+				sl_cb58_id(b, v->chains[q].subnet);
+				if (!strcmp(a, json_string_value(json_object_get(ch, "chainId")))) {
+					assert_string_equal(
+						b, json_string_value(json_object_get(sn, "subnetId")));
+					found = true;
+				}
+			}
+			assert_true(found);
+			nchains++;
+		}
+	}
+	assert_int_equal(v->nchains, nchains);
+	pthread_mutex_unlock(&v->mu);
+
+	/* ask */
+	size_t signed_perm = 0, signed_l1 = 0, refused = 0, refused_inactive = 0;
+	sl_buf msg;
+	sl_buf_init(&msg, 4096);
+	sl_p2p_target *t = calloc(w->nnodes, sizeof *t);
+	bool *expect = calloc(w->nnodes, sizeof *expect);
+	assert_non_null(t);
+	assert_non_null(expect);
+	json_array_foreach(json_object_get(pm, "subnets"), i, sn)
+	{
+		json_t *ch = json_array_get(json_object_get(sn, "chains"), 0);
+		if (!ch)
+			continue;
+		const char *subnet = json_string_value(json_object_get(sn, "subnetId"));
+		bool l1 = json_is_true(json_object_get(sn, "isL1"));
+		uint8_t chain[32];
+		const char *cid = json_string_value(json_object_get(ch, "chainId")), *why;
+		char whybuf[96];
+		assert_int_equal(sl_cb58_decode_id(cid, strlen(cid), chain, &why, whybuf), SL_OK);
+		size_t n = 0;
+		for (uint32_t node = 0; node < w->nnodes; node++) {
+			bool member = has_pair(want, nwant, node, subnet);
+			bool ask_it = member || node == 0;
+			for (size_t q = 0; q < ninactive && !ask_it; q++)
+				ask_it = inactive[q].node == node && !strcmp(inactive[q].subnet, subnet);
+			if (!ask_it)
+				continue;
+			memset(&t[n], 0, sizeof t[n]);
+			memcpy(t[n].node_id, w->nodes[node].node_id, 20);
+			snprintf(t[n].host, sizeof t[n].host, "127.0.0.1");
+			t[n].port = sl_devnet_p2p_port(p, node);
+			expect[n++] = member;
+		}
+		unsigned_msg(w->cfg.network_id, chain, &msg);
+		sl_p2p_sign_request req = { .network_id = w->cfg.network_id,
+					    .message = msg.p,
+					    .message_len = msg.len,
+					    .deadline_ms = 10000 };
+		memcpy(req.chain_id, chain, 32);
+		for (size_t off = 0; off < n; off += 8) { /* the answers' record holds 8 */
+			size_t m = SL_MIN(n - off, 8);
+			got g = { 0 };
+			assert_int_equal(sl_p2p_sign_requests(pool, t + off, m, &req, on_answer, &g), SL_OK);
+			assert_int_equal(g.n, m);
+			for (size_t a = 0; a < m; a++) {
+				const sl_p2p_answer *ans = &g.a[a];
+				size_t ti = off + ans->index;
+				uint32_t node = 0;
+				while (memcmp(w->nodes[node].node_id, t[ti].node_id, 20))
+					node++;
+				if (!expect[ti]) {
+					assert_int_equal(ans->err, SL_ERR_CONFLICT);
+					assert_int_equal(ans->app_error_code, 1);
+					assert_non_null(strstr(g.why[a], "not a validator of subnet"));
+					refused++;
+					for (size_t q = 0; q < ninactive; q++)
+						refused_inactive += inactive[q].node == node &&
+								    !strcmp(inactive[q].subnet, subnet);
+					continue;
+				}
+				assert_int_equal(ans->err, SL_OK);
+				sl_bls_pk pk;
+				sl_bls_sig sig;
+				assert_int_equal(sl_bls_pk_decode(&pk, w->nodes[node].bls_pk), SL_OK);
+				assert_int_equal(sl_bls_sig_decode(&sig, ans->signature), SL_OK);
+				assert_true(sl_bls_verify(&pk, &sig, msg.p, msg.len));
+				if (l1)
+					signed_l1++;
+				else
+					signed_perm++;
+			}
+		}
+	}
+	assert_true(signed_perm > 0 && signed_l1 > 0 && refused > 0 && refused_inactive > 0);
+
+	free(t);
+	free(expect);
+	sl_buf_release(&msg);
+	free(want);
+	free(inactive);
+	json_decref(man);
+	sl_buf_release(&mb);
+}
+
 static void test_pchain_messages(void **state)
 {
 	(void)state;
@@ -397,6 +610,8 @@ static void test_pchain_messages(void **state)
 		assert_int_equal(g.a[0].app_error_code, 1);
 	}
 	sl_buf_release(&pb);
+
+	check_subnet_chains(d, p, c.pool);
 
 	sl_buf_release(&c.msg);
 	sl_p2p_pool_free(c.pool);
