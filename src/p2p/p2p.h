@@ -134,6 +134,7 @@ typedef enum sl_p2p_policy {
 	SL_P2P_SILENT,	   /* handshake, then never answer an AppRequest */
 	SL_P2P_SLOW,	   /* answer after slow_ms */
 	SL_P2P_WRONG,	   /* answer with a signature of other bytes (it will not verify) */
+	SL_P2P_PING,	   /* before each answer send a Ping and wait for its Pong (the link closes without) */
 } sl_p2p_policy;
 
 /*
@@ -172,6 +173,8 @@ sl_p2p_server *sl_p2p_server_start(const sl_p2p_server_config *cfg, sl_err *err)
 uint16_t sl_p2p_server_port(const sl_p2p_server *s, size_t i);
 /* Change listener i's policy at run time (ABSENT closes its listening socket, leaving it re-binds). */
 SL_MUST_USE sl_err sl_p2p_server_set_policy(sl_p2p_server *s, size_t i, sl_p2p_policy policy, int slow_ms);
+/* TCP connections accepted since start, over every listener (a client reusing its links opens none). */
+uint64_t sl_p2p_server_accepted(sl_p2p_server *s);
 /* Stops the threads, closes every socket. NULL is fine. */
 void sl_p2p_server_stop(sl_p2p_server *s);
 
