@@ -256,6 +256,38 @@ sl_err sl_tls_read(sl_tls *t, void *buf, size_t n, int64_t deadline_ms)
 	return SL_OK;
 }
 
+sl_err sl_tls_wait(sl_tls *t, int wake_fd, int64_t deadline_ms, bool *woken)
+{
+	*woken = false;
+	for (;;) {
+		/* a peek reads records off the socket (handshake messages after the handshake, such as
+		 * session tickets, are handled on the way) and reports whether application data is
+		 * there, consuming none of it */
+		uint8_t b;
+		size_t got = 0;
+		int r = SSL_peek_ex(t->ssl, &b, 1, &got);
+		if (r == 1)
+			return SL_OK;
+		int e = SSL_get_error(t->ssl, r);
+		ERR_clear_error();
+		if (e != SSL_ERROR_WANT_READ && e != SSL_ERROR_WANT_WRITE)
+			return SL_ERR_UNAVAILABLE;
+		int64_t left = deadline_ms - sl_tls_now_ms();
+		if (left <= 0)
+			return SL_ERR_TIMEOUT;
+		struct pollfd pf[2] = { { .fd = t->fd,
+					  .events = e == SSL_ERROR_WANT_WRITE ? POLLOUT : POLLIN },
+					{ .fd = wake_fd, .events = POLLIN } };
+		int n = poll(pf, wake_fd >= 0 ? 2 : 1, (int)SL_MIN(left, 1000 * 1000));
+		if (n < 0 && errno != EINTR)
+			return SL_ERR_IO;
+		if (n > 0 && wake_fd >= 0 && pf[1].revents) {
+			*woken = true;
+			return SL_OK;
+		}
+	}
+}
+
 bool sl_tls_readable(sl_tls *t)
 {
 	if (SSL_pending(t->ssl) > 0)

@@ -35,6 +35,13 @@ void sl_tls_ctx_free(sl_tls_ctx *ctx);
  */
 SL_MUST_USE sl_err sl_tls_handshake(sl_tls_ctx *ctx, int fd, int64_t deadline_ms, sl_tls **out);
 
+/*
+ * Wait until at least one byte of application data can be read without blocking (SL_OK, *woken
+ * false), or wake_fd (>= 0: an eventfd or a pipe's read end, polled beside the socket and never
+ * read here) becomes readable (SL_OK, *woken true). Nothing is consumed: a timeout or a wake
+ * leaves the session where it was. SL_ERR_UNAVAILABLE when the link closes or fails.
+ */
+SL_MUST_USE sl_err sl_tls_wait(sl_tls *t, int wake_fd, int64_t deadline_ms, bool *woken);
 /* Read exactly n bytes. SL_ERR_UNAVAILABLE when the link closes or fails. */
 SL_MUST_USE sl_err sl_tls_read(sl_tls *t, void *buf, size_t n, int64_t deadline_ms);
 /* Whether bytes are waiting to be read (buffered in TLS, or on the socket). */

@@ -91,41 +91,60 @@ sl_err sl_p2p_conn_send(sl_p2p_conn *c, const sl_p2p_msg *m, int64_t deadline_ms
 		return err;
 	err = sl_tls_write(c->tls, b, n, deadline_ms);
 	free(b);
+	if (err)
+		c->broken = true; /* part of a frame may have gone out */
 	return err;
 }
 
-/* One frame, decoded. */
-static sl_err recv_one(sl_p2p_conn *c, sl_p2p_msg *m, int64_t deadline_ms)
+/*
+ * One frame, decoded. Its first byte is awaited with sl_tls_wait (a timeout or a wake there
+ * consumes nothing); from then on every failure breaks the link, a deadline inside the frame
+ * included, as no state of a partial frame is kept.
+ */
+static sl_err recv_one(sl_p2p_conn *c, sl_p2p_msg *m, int64_t deadline_ms, int wake_fd, bool *woken)
 {
 	uint8_t hdr[SL_P2P_FRAME_HDR];
 	uint32_t len;
 	memset(m, 0, sizeof *m);
-	sl_err err = sl_tls_read(c->tls, hdr, sizeof hdr, deadline_ms);
-	if (err)
+	sl_err err = sl_tls_wait(c->tls, wake_fd, deadline_ms, woken);
+	if (err || *woken) {
+		if (err && err != SL_ERR_TIMEOUT)
+			c->broken = true;
 		return err;
-	if ((err = sl_p2p_frame_len(hdr, &len)))
-		return err;
-	uint8_t *body = malloc(len ? len : 1);
-	if (!body)
-		return SL_ERR_NOMEM;
-	err = sl_tls_read(c->tls, body, len, deadline_ms);
+	}
+	err = sl_tls_read(c->tls, hdr, sizeof hdr, deadline_ms);
+	if (!err)
+		err = sl_p2p_frame_len(hdr, &len);
+	uint8_t *body = err ? NULL : malloc(len ? len : 1);
+	if (!err && !body)
+		err = SL_ERR_NOMEM;
+	if (!err)
+		err = sl_tls_read(c->tls, body, len, deadline_ms);
 	if (!err)
 		err = sl_p2p_msg_decode(body, len, m);
 	free(body);
+	if (err)
+		c->broken = true;
 	return err;
 }
 
-sl_err sl_p2p_conn_recv(sl_p2p_conn *c, sl_p2p_msg *m, int64_t deadline_ms)
+sl_err sl_p2p_conn_recv_wake(sl_p2p_conn *c, sl_p2p_msg *m, int64_t deadline_ms, int wake_fd, bool *woken)
 {
 	for (;;) {
-		sl_err err = recv_one(c, m, deadline_ms);
-		if (err || m->op != SL_P2P_OP_PING)
+		sl_err err = recv_one(c, m, deadline_ms, wake_fd, woken);
+		if (err || *woken || m->op != SL_P2P_OP_PING)
 			return err;
 		sl_p2p_msg_clear(m);
 		sl_p2p_msg pong = { .op = SL_P2P_OP_PONG };
 		if ((err = sl_p2p_conn_send(c, &pong, deadline_ms)))
 			return err;
 	}
+}
+
+sl_err sl_p2p_conn_recv(sl_p2p_conn *c, sl_p2p_msg *m, int64_t deadline_ms)
+{
+	bool woken;
+	return sl_p2p_conn_recv_wake(c, m, deadline_ms, -1, &woken);
 }
 
 /* The checks avalanchego's handleHandshake makes, on our side of the link. */

@@ -26,7 +26,13 @@ typedef struct sl_p2p_conn {
 	struct {
 		uint32_t major, minor, patch;
 	} peer_version;
-	int64_t last_used_ms;
+	/*
+	 * Set by a send or receive that failed in a way that leaves the stream unusable: the peer
+	 * closed it, sent what does not decode, a write failed, or a deadline passed in the middle
+	 * of a frame. A receive that timed out or was woken before a frame's first byte leaves it
+	 * false: nothing was consumed, and the link may be used again.
+	 */
+	bool broken;
 } sl_p2p_conn;
 
 /* What we announce. */
@@ -52,7 +58,15 @@ SL_MUST_USE sl_err sl_p2p_conn_open(const sl_p2p_self *self, sl_tls *tls, int64_
 void sl_p2p_conn_free(sl_p2p_conn *c);
 
 SL_MUST_USE sl_err sl_p2p_conn_send(sl_p2p_conn *c, const sl_p2p_msg *m, int64_t deadline_ms);
-/* Read one message; Pings are answered here and not returned. Clear m when done. */
+/* Read one message; Pings are answered (a Pong) here and not returned. Clear m when done. */
 SL_MUST_USE sl_err sl_p2p_conn_recv(sl_p2p_conn *c, sl_p2p_msg *m, int64_t deadline_ms);
+/*
+ * The same, but while waiting for a frame's first byte also watch wake_fd (-1: none; see
+ * sl_tls_wait): when it becomes readable first, SL_OK with *woken true and m empty (cleared).
+ * Once a frame has begun, the rest of it must come by the deadline (a frame cut short there
+ * breaks the link: c->broken).
+ */
+SL_MUST_USE sl_err sl_p2p_conn_recv_wake(sl_p2p_conn *c, sl_p2p_msg *m, int64_t deadline_ms, int wake_fd,
+					 bool *woken);
 
 #endif

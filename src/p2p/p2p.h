@@ -20,6 +20,8 @@
  *
  * Threads: a pool may be used from any number of threads at once; a server
  * runs on threads of its own. Callbacks are documented where they are taken.
+ * A call's worker threads may outlive it: one still making a connection when
+ * the call stopped (below) finishes it and hands it to the pool.
  */
 #ifndef SL_P2P_H
 #define SL_P2P_H
@@ -65,7 +67,10 @@ typedef struct sl_p2p_pool sl_p2p_pool;
 
 /* NULL on allocation failure or a bad config (logged). */
 sl_p2p_pool *sl_p2p_pool_new(const sl_p2p_config *cfg);
-/* Closes every pooled connection; the pool must not be in use. NULL is fine. */
+/*
+ * Waits for connections a stopped call left being made (each within the connect timeout), then
+ * closes every pooled connection; no call may be running. NULL is fine.
+ */
 void sl_p2p_pool_free(sl_p2p_pool *pool);
 
 /* One validator to ask: the NodeID it must present (the TLS certificate is checked against it). */
@@ -99,7 +104,10 @@ typedef struct sl_p2p_answer {
  * Called once per target that answers or fails before the call returns,
  * serialized (never two at once) but from the pool's worker threads. Return
  * true to go on, false to stop: no more requests are started, outstanding
- * ones are abandoned, and sl_p2p_sign_requests returns soon after.
+ * ones are not awaited, and sl_p2p_sign_requests returns soon after. Their
+ * links stay open: each goes back to the pool owing its answer, which the
+ * next use of that link reads (and drops) first; a link still being made
+ * is finished after the call has returned and pooled too.
  */
 typedef bool (*sl_p2p_answer_fn)(void *ctx, const sl_p2p_answer *answer);
 
@@ -117,10 +125,13 @@ typedef struct sl_p2p_sign_request {
 /*
  * Ask every target for its signature of req->message, concurrently, reusing
  * pooled connections (one is made, with TLS and handshake, where none is
- * open). Blocks until every target has answered or failed, the deadline has
- * passed (the rest are reported with SL_ERR_TIMEOUT), or cb returned false
- * (the rest are not reported). Returns SL_OK, or SL_ERR_INVALID /
- * SL_ERR_TOO_LARGE for a bad request (nothing sent, cb never called).
+ * open, or the answer a pooled one still owes is awaited first). Blocks
+ * until every target has answered or failed, the deadline has passed (the
+ * rest are reported with SL_ERR_TIMEOUT), or cb returned false (the rest are
+ * not reported, and connections being made are not waited for). targets is
+ * read during the call only. Returns SL_OK, or SL_ERR_INVALID /
+ * SL_ERR_TOO_LARGE for a bad request (nothing sent, cb never called),
+ * SL_ERR_NOMEM / SL_ERR_IO when the call cannot be set up.
  */
 SL_MUST_USE sl_err sl_p2p_sign_requests(sl_p2p_pool *pool, const sl_p2p_target *targets, size_t n,
 					const sl_p2p_sign_request *req, sl_p2p_answer_fn cb, void *ctx);
@@ -134,6 +145,7 @@ typedef enum sl_p2p_policy {
 	SL_P2P_SILENT,	   /* handshake, then never answer an AppRequest */
 	SL_P2P_SLOW,	   /* answer after slow_ms */
 	SL_P2P_WRONG,	   /* answer with a signature of other bytes (it will not verify) */
+	SL_P2P_PING, /* before each answer send a Ping and wait for its Pong (the link closes without) */
 } sl_p2p_policy;
 
 /*
@@ -172,6 +184,8 @@ sl_p2p_server *sl_p2p_server_start(const sl_p2p_server_config *cfg, sl_err *err)
 uint16_t sl_p2p_server_port(const sl_p2p_server *s, size_t i);
 /* Change listener i's policy at run time (ABSENT closes its listening socket, leaving it re-binds). */
 SL_MUST_USE sl_err sl_p2p_server_set_policy(sl_p2p_server *s, size_t i, sl_p2p_policy policy, int slow_ms);
+/* TCP connections accepted since start, over every listener (a client reusing its links opens none). */
+uint64_t sl_p2p_server_accepted(sl_p2p_server *s);
 /* Stops the threads, closes every socket. NULL is fine. */
 void sl_p2p_server_stop(sl_p2p_server *s);
 

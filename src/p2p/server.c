@@ -45,11 +45,12 @@ struct sl_p2p_server {
 	lsn *l;
 	size_t n;
 	pthread_t acceptor;
-	int wake[2];	     /* a byte here makes the acceptor re-read the listeners */
-	pthread_mutex_t mu;  /* guards l[].fd/close_fd/cfg.policy/slow_ms, links, n_links, stopping */
+	int wake[2];	    /* a byte here makes the acceptor re-read the listeners */
+	pthread_mutex_t mu; /* guards l[].fd/close_fd/cfg.policy/slow_ms, links, n_links, accepted, stopping */
 	pthread_cond_t gone; /* signalled when a link thread ends or the acceptor closes a listener */
 	plink *links;
 	size_t n_links;
+	uint64_t accepted; /* TCP connections accepted since start */
 	bool stopping;
 };
 
@@ -126,6 +127,28 @@ static void nap(plink *k, int ms)
 	}
 }
 
+/*
+ * Send a Ping and read until its Pong, as avalanchego's peer pings its links (it closes one whose
+ * Pong it never gets); what comes in between is dropped. False when none came in time.
+ */
+static bool ping(sl_p2p_conn *c)
+{
+	int64_t deadline = sl_tls_now_ms() + HANDSHAKE_MS;
+	sl_p2p_msg m = { .op = SL_P2P_OP_PING, .uptime = 100 };
+	if (sl_p2p_conn_send(c, &m, deadline))
+		return false;
+	for (;;) {
+		if (sl_p2p_conn_recv(c, &m, deadline)) {
+			sl_p2p_msg_clear(&m);
+			return false;
+		}
+		bool pong = m.op == SL_P2P_OP_PONG;
+		sl_p2p_msg_clear(&m);
+		if (pong)
+			return true;
+	}
+}
+
 /* Answer one AppRequest as listener k->li's policy says; false when the link must close. */
 static bool answer(plink *k, sl_p2p_conn *c, const sl_p2p_msg *m)
 {
@@ -138,6 +161,8 @@ static bool answer(plink *k, sl_p2p_conn *c, const sl_p2p_msg *m)
 		return true;
 	if (pol == SL_P2P_SLOW)
 		nap(k, slow_ms);
+	if (pol == SL_P2P_PING && !ping(c))
+		return false;
 	sl_p2p_msg out = { .op = SL_P2P_OP_APP_ERROR };
 	out.app.chain_id = m->app.chain_id;
 	out.app.request_id = m->app.request_id;
@@ -280,6 +305,7 @@ static void *acceptor(void *arg)
 				continue;
 			plink *k = calloc(1, sizeof *k);
 			pthread_mutex_lock(&s->mu);
+			s->accepted++;
 			bool ok = k && s->n_links < MAX_LINKS && !s->stopping;
 			if (ok) {
 				*k = (plink){ .s = s, .li = idx[p], .fd = fd, .next = s->links };
@@ -395,7 +421,7 @@ uint16_t sl_p2p_server_port(const sl_p2p_server *s, size_t i)
 
 sl_err sl_p2p_server_set_policy(sl_p2p_server *s, size_t i, sl_p2p_policy policy, int slow_ms)
 {
-	if (!s || i >= s->n || policy > SL_P2P_WRONG)
+	if (!s || i >= s->n || policy > SL_P2P_PING)
 		return SL_ERR_INVALID;
 	sl_err err = SL_OK;
 	pthread_mutex_lock(&s->mu);
@@ -426,6 +452,16 @@ sl_err sl_p2p_server_set_policy(sl_p2p_server *s, size_t i, sl_p2p_policy policy
 	pthread_mutex_unlock(&s->mu);
 	poke(s);
 	return err;
+}
+
+uint64_t sl_p2p_server_accepted(sl_p2p_server *s)
+{
+	if (!s)
+		return 0;
+	pthread_mutex_lock(&s->mu);
+	uint64_t n = s->accepted;
+	pthread_mutex_unlock(&s->mu);
+	return n;
 }
 
 void sl_p2p_server_stop(sl_p2p_server *s)

@@ -6,7 +6,11 @@
  * validators over loopback TLS: honest ones' signatures verify with blst,
  * a lying one's does not, a silent one times out, an absent one is
  * unavailable, an impostor's certificate is caught, an AppError comes back
- * with its code, and a callback can stop the call.
+ * with its code, and a callback can stop the call. Then the pool's links,
+ * counted by the connections the server accepts: reused after a call that
+ * stopped with requests in flight, after a request that timed out, and after
+ * a dial that ended once its call had stopped; requests to slow validators
+ * run at once; a validator that pings before answering gets its Pong.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -511,6 +515,181 @@ static void test_network_mismatch(void **state)
 	sl_p2p_server_stop(s);
 }
 
+/* k honest validators (identities g_vid[0..k), from seed byte base + i) on loopback; their targets. */
+static sl_p2p_server *serve(size_t k, uint8_t base, sl_p2p_target *t)
+{
+	sl_p2p_listener ls[NV];
+	assert_true(k <= REFUSER); /* sign_cb refuses for REFUSER */
+	memset(ls, 0, sizeof ls);
+	for (size_t i = 0; i < k; i++) {
+		uint8_t seed[32] = { base, (uint8_t)i };
+		assert_int_equal(sl_p2p_identity_make(&g_vid[i], seed), SL_OK);
+		ls[i].identity = g_vid[i];
+	}
+	sl_err err;
+	sl_p2p_server *s = sl_p2p_server_start(
+		&(sl_p2p_server_config){ .network_id = 12345, .listeners = ls, .n = k, .sign = sign_cb },
+		&err);
+	assert_non_null(s);
+	memset(t, 0, k * sizeof *t);
+	for (size_t i = 0; i < k; i++) {
+		memcpy(t[i].node_id, g_vid[i].node_id, 20);
+		snprintf(t[i].host, sizeof t[i].host, "127.0.0.1");
+		t[i].port = sl_p2p_server_port(s, i);
+	}
+	return s;
+}
+
+static sl_p2p_pool *new_pool(void)
+{
+	sl_p2p_identity me;
+	assert_int_equal(sl_p2p_identity_make(&me, NULL), SL_OK);
+	sl_p2p_pool *pool = sl_p2p_pool_new(&(sl_p2p_config){ .identity = &me, .network_id = 12345 });
+	assert_non_null(pool);
+	return pool;
+}
+
+static const uint8_t g_msg[] = "an unsigned warp message";
+
+static sl_p2p_sign_request sign_req(int deadline_ms)
+{
+	sl_p2p_sign_request req = { .network_id = 12345,
+				    .message = g_msg,
+				    .message_len = sizeof g_msg - 1,
+				    .deadline_ms = deadline_ms };
+	memset(req.chain_id, 0xcc, 32);
+	return req;
+}
+
+/* Every one of the k targets answered, with a signature that verifies. */
+static void all_signed(const got *g, size_t k)
+{
+	assert_int_equal(g->n, k);
+	for (size_t i = 0; i < g->n; i++) {
+		const sl_p2p_answer *a = &g->a[i];
+		assert_int_equal(a->err, SL_OK);
+		sl_bls_pk pk;
+		sl_bls_sig sig;
+		sl_bls_sk_to_pk(&g_vid[a->index].bls, &pk);
+		assert_int_equal(sl_bls_sig_decode(&sig, a->signature), SL_OK);
+		assert_true(sl_bls_verify(&pk, &sig, g_msg, sizeof g_msg - 1));
+	}
+}
+
+/*
+ * Links are reused after a call that stopped with requests in flight (they drain: the next call
+ * reads the answer they owe, then asks), after a request that timed out, and after a dial that
+ * ended once its call had returned: counted by the connections the server accepted.
+ */
+static void test_reuse_after_stop(void **state)
+{
+	enum { K = 5, FAST = 2 };
+	sl_p2p_target t[K];
+	sl_p2p_server *s = serve(K, 40, t);
+	sl_p2p_pool *pool = new_pool();
+	sl_p2p_sign_request req = sign_req(10000);
+	got g = { 0 };
+	assert_int_equal(sl_p2p_sign_requests(pool, t, K, &req, answer_cb, &g), SL_OK);
+	all_signed(&g, K);
+	assert_int_equal(sl_p2p_server_accepted(s), K);
+
+	/* the slow ones still owe their answers when the call stops at the fast ones' */
+	for (size_t i = FAST; i < K; i++)
+		assert_int_equal(sl_p2p_server_set_policy(s, i, SL_P2P_SLOW, 400), SL_OK);
+	memset(&g, 0, sizeof g);
+	g.stop_after = FAST;
+	int64_t t0 = sl_tls_now_ms();
+	assert_int_equal(sl_p2p_sign_requests(pool, t, K, &req, answer_cb, &g), SL_OK);
+	assert_true(sl_tls_now_ms() - t0 < 400); /* nobody waited for the slow ones */
+	assert_int_equal(g.n, FAST);
+	for (size_t i = 0; i < FAST; i++)
+		assert_true(g.a[i].index < FAST);
+	for (size_t i = FAST; i < K; i++)
+		assert_int_equal(sl_p2p_server_set_policy(s, i, SL_P2P_HONEST, 0), SL_OK);
+	memset(&g, 0, sizeof g);
+	assert_int_equal(sl_p2p_sign_requests(pool, t, K, &req, answer_cb, &g), SL_OK);
+	all_signed(&g, K);
+	assert_int_equal(sl_p2p_server_accepted(s), K); /* no new link */
+
+	/* a request that timed out: its answer comes late, the link drains and serves the next call */
+	assert_int_equal(sl_p2p_server_set_policy(s, 0, SL_P2P_SLOW, 500), SL_OK);
+	memset(&g, 0, sizeof g);
+	sl_p2p_sign_request quick = sign_req(200);
+	assert_int_equal(sl_p2p_sign_requests(pool, t, 1, &quick, answer_cb, &g), SL_OK);
+	assert_int_equal(g.n, 1);
+	assert_int_equal(g.a[0].err, SL_ERR_TIMEOUT);
+	assert_int_equal(sl_p2p_server_set_policy(s, 0, SL_P2P_HONEST, 0), SL_OK);
+	memset(&g, 0, sizeof g);
+	assert_int_equal(sl_p2p_sign_requests(pool, t, 1, &req, answer_cb, &g), SL_OK);
+	all_signed(&g, 1);
+	assert_int_equal(sl_p2p_server_accepted(s), K);
+
+	/* a fresh pool: the call stops at the first report, an impostor's (t[1]'s address, another
+	 * node id: refused once TLS is up), which usually comes while the dial to t[0] is still in its
+	 * p2p handshake; that link is checked in when it is made, and the next call uses it */
+	sl_p2p_pool *fresh = new_pool();
+	sl_p2p_target two[2] = { t[1], t[0] };
+	sl_p2p_identity other;
+	assert_int_equal(sl_p2p_identity_make(&other, (const uint8_t[32]){ 78 }), SL_OK);
+	memcpy(two[0].node_id, other.node_id, 20);
+	uint64_t before = sl_p2p_server_accepted(s);
+	memset(&g, 0, sizeof g);
+	g.stop_after = 1;
+	assert_int_equal(sl_p2p_sign_requests(fresh, two, 2, &req, answer_cb, &g), SL_OK);
+	assert_int_equal(g.n, 1);
+	memset(&g, 0, sizeof g);
+	assert_int_equal(sl_p2p_sign_requests(fresh, &t[0], 1, &req, answer_cb, &g), SL_OK);
+	all_signed(&g, 1);
+	assert_int_equal(sl_p2p_server_accepted(s) - before, 2); /* the impostor's, and one to t[0] */
+
+	sl_p2p_pool_free(fresh);
+	sl_p2p_pool_free(pool);
+	sl_p2p_server_stop(s);
+}
+
+/* Requests go out at once: validators each slow by 500 ms answer together, not one after another. */
+static void test_concurrent(void **state)
+{
+	enum { K = 5, SLOW_MS = 500 };
+	sl_p2p_target t[K];
+	sl_p2p_server *s = serve(K, 50, t);
+	sl_p2p_pool *pool = new_pool();
+	sl_p2p_sign_request req = sign_req(10000);
+	for (int round = 0; round < 2; round++) { /* new links, then pooled ones */
+		for (size_t i = 0; i < K; i++)
+			assert_int_equal(sl_p2p_server_set_policy(s, i, SL_P2P_SLOW, SLOW_MS), SL_OK);
+		got g = { 0 };
+		int64_t t0 = sl_tls_now_ms();
+		assert_int_equal(sl_p2p_sign_requests(pool, t, K, &req, answer_cb, &g), SL_OK);
+		int64_t took = sl_tls_now_ms() - t0;
+		all_signed(&g, K);
+		for (size_t i = 0; i < K; i++)
+			assert_true(g.a[i].elapsed_ms >= SLOW_MS);
+		assert_true(took < 2 * SLOW_MS); /* one after another: K × 500 ms */
+	}
+	sl_p2p_pool_free(pool);
+	sl_p2p_server_stop(s);
+}
+
+/* A validator that pings before it answers (as avalanchego pings its links) gets its Pong. */
+static void test_live_ping(void **state)
+{
+	enum { K = 2 };
+	sl_p2p_target t[K];
+	sl_p2p_server *s = serve(K, 60, t);
+	sl_p2p_pool *pool = new_pool();
+	sl_p2p_sign_request req = sign_req(3000);
+	assert_int_equal(sl_p2p_server_set_policy(s, 1, SL_P2P_PING, 0), SL_OK);
+	for (int round = 0; round < 2; round++) { /* a new link, then the pooled one */
+		got g = { 0 };
+		assert_int_equal(sl_p2p_sign_requests(pool, t, K, &req, answer_cb, &g), SL_OK);
+		all_signed(&g, K); /* without the Pong the pinging one never answers */
+	}
+	assert_int_equal(sl_p2p_server_accepted(s), K); /* and it kept its link */
+	sl_p2p_pool_free(pool);
+	sl_p2p_server_stop(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -524,6 +703,9 @@ int main(void)
 		cmocka_unit_test(test_compressed_and_bad),
 		cmocka_unit_test(test_loopback),
 		cmocka_unit_test(test_network_mismatch),
+		cmocka_unit_test(test_reuse_after_stop),
+		cmocka_unit_test(test_concurrent),
+		cmocka_unit_test(test_live_ping),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
