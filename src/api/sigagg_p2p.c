@@ -128,9 +128,14 @@ static bool on_p2p(void *ctx, const sl_p2p_answer *a)
 	relay *r = ctx;
 	if (a->err) {
 		r->failed++;
-		SL_LOG(r->log, SL_DEBUG, "signature aggregation: target %zu gave no signature: %s%s%s",
-		       a->index, sl_err_name(a->err), a->app_error_message ? ": " : "",
-		       a->app_error_message ? a->app_error_message : "");
+		if (a->err == SL_ERR_CONFLICT)
+			SL_LOG(r->log, SL_DEBUG,
+			       "signature aggregation: target %zu gave no signature: AppError %d: %s",
+			       a->index, (int)a->app_error_code,
+			       a->app_error_message ? a->app_error_message : "");
+		else
+			SL_LOG(r->log, SL_DEBUG, "signature aggregation: target %zu gave no signature: %s",
+			       a->index, sl_err_name(a->err));
 		return true;
 	}
 	return r->answer(r->actx, a->node_id, a->signature, SL_BLS_SIG_LEN);
