@@ -1,9 +1,10 @@
 /*
  * sigagg_p2p.c — the signature source of `snowline api --peers-from URL`
  * (sigagg_peers.h): the validators' addresses from the trusted node's
- * info.peers, refreshed on a thread of its own, and ACP-118 signature
- * requests to them through a p2p client pool (src/p2p) with an identity of
- * its own (a fresh staking certificate and BLS key each start).
+ * info.peers and the node itself (info.getNodeID, info.getNodeIP), refreshed
+ * on a thread of its own, and ACP-118 signature requests to them through a
+ * p2p client pool (src/p2p) with an identity of its own (a fresh staking
+ * certificate and BLS key each start).
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -36,6 +37,25 @@ static int peer_cmp(const void *a, const void *b)
 }
 
 static const char peers_req[] = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"info.peers\",\"params\":{}}";
+static const char id_req[] = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"info.getNodeID\",\"params\":{}}";
+static const char ip_req[] = "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"info.getNodeIP\",\"params\":{}}";
+
+/* The trusted node itself (sigagg_peers.h), into *self; false when it does not say both. */
+static bool self_of(sl_sigagg_p2p *s, sl_http_client *hc, sl_sigagg_peer *self)
+{
+	sl_buf a, b;
+	sl_buf_init(&a, 1u << 16);
+	sl_buf_init(&b, 1u << 16);
+	long sa = 0, sb = 0;
+	char err[256];
+	bool ok = !sl_http_post_json(hc, s->url, id_req, sizeof id_req - 1, 10000, &a, &sa, err) &&
+		  sa == 200 &&
+		  !sl_http_post_json(hc, s->url, ip_req, sizeof ip_req - 1, 10000, &b, &sb, err) &&
+		  sb == 200 && sl_sigagg_self_parse(a.p, a.len, b.p, b.len, self);
+	sl_buf_release(&a);
+	sl_buf_release(&b);
+	return ok;
+}
 
 /* Read info.peers into the table; SL_OK or an error with err. */
 static sl_err refresh(sl_sigagg_p2p *s, sl_http_client *hc, char err[256])
@@ -55,13 +75,20 @@ static sl_err refresh(sl_sigagg_p2p *s, sl_http_client *hc, char err[256])
 	sl_buf_release(&body);
 	if (e)
 		return e;
+	sl_sigagg_peer self;
+	bool has_self = self_of(s, hc, &self);
+	if (has_self && sl_sigagg_peers_add(&t, &n, &self)) {
+		free(t);
+		return SL_ERR_NOMEM;
+	}
 	sl_mutex_lock(&s->mu);
 	sl_sigagg_peer *old = s->t;
 	s->t = t;
 	s->n = n;
 	sl_mutex_unlock(&s->mu);
 	free(old);
-	SL_LOG(s->log, SL_DEBUG, "signature aggregation: %zu peers from %s", n, s->url);
+	SL_LOG(s->log, SL_DEBUG, "signature aggregation: %zu peers from %s%s", n, s->url,
+	       has_self ? " (the node itself among them)" : "");
 	return SL_OK;
 }
 
@@ -101,9 +128,14 @@ static bool on_p2p(void *ctx, const sl_p2p_answer *a)
 	relay *r = ctx;
 	if (a->err) {
 		r->failed++;
-		SL_LOG(r->log, SL_DEBUG, "signature aggregation: target %zu gave no signature: %s%s%s",
-		       a->index, sl_err_name(a->err), a->app_error_message ? ": " : "",
-		       a->app_error_message ? a->app_error_message : "");
+		if (a->err == SL_ERR_CONFLICT)
+			SL_LOG(r->log, SL_DEBUG,
+			       "signature aggregation: target %zu gave no signature: AppError %d: %s",
+			       a->index, (int)a->app_error_code,
+			       a->app_error_message ? a->app_error_message : "");
+		else
+			SL_LOG(r->log, SL_DEBUG, "signature aggregation: target %zu gave no signature: %s",
+			       a->index, sl_err_name(a->err));
 		return true;
 	}
 	return r->answer(r->actx, a->node_id, a->signature, SL_BLS_SIG_LEN);

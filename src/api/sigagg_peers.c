@@ -148,3 +148,51 @@ sl_err sl_sigagg_peers_parse(const uint8_t *p, size_t n, sl_sigagg_peer **out, s
 	*nout = u;
 	return SL_OK;
 }
+
+/* result of a JSON-RPC answer, or an empty span */
+static sl_span result_of(const uint8_t *p, size_t n)
+{
+	size_t a, b;
+	char msg[128];
+	if (!p || sl_json_scan((const char *)p, n, &a, &b, msg))
+		return (sl_span){ 0 };
+	sl_span root = { p + a, b - a };
+	sl_span res = sl_json_type(root) == SL_JT_OBJECT ? member(root, "result") : (sl_span){ 0 };
+	return res.len && sl_json_type(res) == SL_JT_OBJECT ? res : (sl_span){ 0 };
+}
+
+bool sl_sigagg_self_parse(const uint8_t *id, size_t idn, const uint8_t *ip, size_t ipn, sl_sigagg_peer *out)
+{
+	sl_span ri = result_of(id, idn), rp = result_of(ip, ipn);
+	const char *s;
+	size_t sn;
+	memset(out, 0, sizeof *out);
+	if (!ri.len || !rp.len || !plain_str(member(ri, "nodeID"), &s, &sn) ||
+	    sl_nodeid_parse(s, sn, out->node))
+		return false;
+	if (!plain_str(member(rp, "ip"), &s, &sn) || !sl_sigagg_addr_parse(s, sn, out->host, &out->port))
+		return false;
+	uint8_t a[16], zero[16] = { 0 };
+	bool v6 = strchr(out->host, ':') != NULL;
+	if (inet_pton(v6 ? AF_INET6 : AF_INET, out->host, a) != 1 || !memcmp(a, zero, v6 ? 16 : 4))
+		return false; /* unspecified: nowhere to connect to */
+	return true;
+}
+
+sl_err sl_sigagg_peers_add(sl_sigagg_peer **t, size_t *n, const sl_sigagg_peer *p)
+{
+	if (sl_sigagg_peers_find(*t, *n, p->node))
+		return SL_OK;
+	sl_sigagg_peer *g = realloc(*t, (*n + 1) * sizeof *g);
+	if (!g)
+		return SL_ERR_NOMEM;
+	size_t i = *n;
+	while (i > 0 && memcmp(g[i - 1].node, p->node, 20) > 0) {
+		g[i] = g[i - 1];
+		i--;
+	}
+	g[i] = *p;
+	*t = g;
+	(*n)++;
+	return SL_OK;
+}

@@ -8,7 +8,10 @@
  * (avalanchego's network/peer.Info): publicIP is the address the peer signed
  * in its handshake — where it listens; ip is where the node's connection to
  * it comes from (for a connection the peer made, an ephemeral port). A peer's
- * publicIP is taken when it has one, else its ip.
+ * publicIP is taken when it has one, else its ip. A node never lists itself,
+ * so the trusted node's own id and address (info.getNodeID, info.getNodeIP)
+ * join the table when it answers both: a node the operator trusts that is
+ * itself a validator is asked too (a one-node network has no other).
  *
  * The table is read again every refresh interval on a thread of its own, so
  * that a validator set's changes are followed; a failed read keeps the last
@@ -36,6 +39,15 @@ typedef struct sl_sigagg_peer {
  */
 SL_MUST_USE sl_err sl_sigagg_peers_parse(const uint8_t *p, size_t n, sl_sigagg_peer **out, size_t *nout,
 					 char why[256]);
+/*
+ * The trusted node itself, which its own info.peers never lists: info.getNodeID's answer
+ * ({"result": {"nodeID": "NodeID-…", …}}) and info.getNodeIP's ({"result": {"ip": "1.2.3.4:9651"}},
+ * the address it signs in its handshakes) as one peer. False when either answer lacks its field
+ * (a node without info.getNodeIP answers an error) or the address is unspecified (0.0.0.0, ::).
+ */
+bool sl_sigagg_self_parse(const uint8_t *id, size_t idn, const uint8_t *ip, size_t ipn, sl_sigagg_peer *out);
+/* Add p to a sorted table (realloc'd) unless its node is in it already: SL_OK or SL_ERR_NOMEM. */
+SL_MUST_USE sl_err sl_sigagg_peers_add(sl_sigagg_peer **t, size_t *n, const sl_sigagg_peer *p);
 /* "1.2.3.4:9651" or "[::1]:9651" into host and port; false when it is neither (or port 0). */
 bool sl_sigagg_addr_parse(const char *s, size_t n, char host[64], uint16_t *port);
 /* The peer of node in a sorted table, or NULL. */

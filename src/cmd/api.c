@@ -52,7 +52,8 @@ static const sl_opt opts[] = {
 	{ "export-pause-ms", SL_OPT_U64, O(export_pause), "0", 60000,
 	  "a pause between an export job's reads of the store, to spare it" },
 	{ "peers-from", SL_OPT_STR, O(peers_from), NULL, 0,
-	  "signature aggregation: a trusted node's URL whose info.peers says where validators are" },
+	  "signature aggregation: a trusted node's URL whose info.peers (and the node itself) say where "
+	  "validators are" },
 	{ "peers-refresh-s", SL_OPT_U64, O(peers_refresh), "30", 86400,
 	  "seconds between two reads of --peers-from's info.peers" },
 	{ "sigagg-timeout-ms", SL_OPT_U64, O(sigagg_timeout), "10000", 600000,

@@ -488,6 +488,65 @@ static void test_peers(void **state)
 	sl_buf_release(&na), sl_buf_release(&nb), sl_buf_release(&nc), sl_buf_release(&j);
 }
 
+/* The trusted node itself: avalanchego's info.getNodeID and info.getNodeIP answers. */
+static void test_self(void **state)
+{
+	(void)state;
+	uint8_t a[20] = { 9 }, b[20] = { 1 }, c[20] = { 200 };
+	sl_buf na, id;
+	sl_buf_init(&na, 64), sl_buf_init(&id, 1024);
+	sl_nodeid_write(&na, a);
+	sl_buf_addf(&id,
+		    "{\"jsonrpc\":\"2.0\",\"result\":{\"nodeID\":\"%s\",\"nodePOP\":{\"publicKey\":\"0x8f\","
+		    "\"proofOfPossession\":\"0xa1\"}},\"id\":1}",
+		    sl_buf_str(&na));
+	const char *ips = "{\"jsonrpc\":\"2.0\",\"result\":{\"ip\":\"127.0.0.1:29651\"},\"id\":1}";
+	sl_sigagg_peer self;
+	assert_true(sl_sigagg_self_parse(id.p, id.len, (const uint8_t *)ips, strlen(ips), &self));
+	assert_memory_equal(self.node, a, 20);
+	assert_string_equal(self.host, "127.0.0.1");
+	assert_int_equal(self.port, 29651);
+	const char *v6 = "{\"result\":{\"ip\":\"[::1]:9651\"}}";
+	assert_true(sl_sigagg_self_parse(id.p, id.len, (const uint8_t *)v6, strlen(v6), &self));
+	assert_string_equal(self.host, "::1");
+	/* a node without info.getNodeIP (snowline's own), no address, an unspecified one, a bad id */
+	static const char *const bad_ip[] = {
+		"{\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32601,\"message\":\"method not found\"},\"id\":1}",
+		"{\"result\":{}}",
+		"{\"result\":{\"ip\":\"0.0.0.0:9651\"}}",
+		"{\"result\":{\"ip\":\"[::]:9651\"}}",
+		"{\"result\":{\"ip\":\"127.0.0.1:0\"}}",
+		"{\"result\":{\"ip\":\"127.0.0.1\"}}",
+		"not json",
+	};
+	sl_sigagg_peer no;
+	for (size_t i = 0; i < SL_ARRAY_LEN(bad_ip); i++)
+		assert_false(sl_sigagg_self_parse(id.p, id.len, (const uint8_t *)bad_ip[i], strlen(bad_ip[i]),
+						  &no));
+	const char *bad_id = "{\"result\":{\"nodeID\":\"NodeID-bad\"}}";
+	assert_false(sl_sigagg_self_parse((const uint8_t *)bad_id, strlen(bad_id), (const uint8_t *)ips,
+					  strlen(ips), &no));
+	assert_false(sl_sigagg_self_parse(NULL, 0, (const uint8_t *)ips, strlen(ips), &no));
+
+	/* added in order; a node already listed keeps info.peers' entry */
+	sl_sigagg_peer *t = NULL;
+	size_t n = 0;
+	sl_sigagg_peer pb = { .port = 1 }, pc = { .port = 2 }, again = self;
+	memcpy(pb.node, b, 20), memcpy(pc.node, c, 20);
+	again.port = 7;
+	assert_int_equal(sl_sigagg_peers_add(&t, &n, &pc), SL_OK);
+	assert_int_equal(sl_sigagg_peers_add(&t, &n, &pb), SL_OK);
+	assert_int_equal(sl_sigagg_peers_add(&t, &n, &self), SL_OK);
+	assert_int_equal(sl_sigagg_peers_add(&t, &n, &again), SL_OK);
+	assert_int_equal(n, 3);
+	assert_memory_equal(t[0].node, b, 20);
+	assert_memory_equal(t[1].node, a, 20);
+	assert_memory_equal(t[2].node, c, 20);
+	assert_int_equal(sl_sigagg_peers_find(t, n, a)->port, 9651);
+	free(t);
+	sl_buf_release(&na), sl_buf_release(&id);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -495,7 +554,7 @@ int main(void)
 		cmocka_unit_test(test_all_honest),    cmocka_unit_test(test_bit_set),
 		cmocka_unit_test(test_liars_skipped), cmocka_unit_test(test_quorum_unreachable),
 		cmocka_unit_test(test_bad_requests),  cmocka_unit_test(test_addresses),
-		cmocka_unit_test(test_peers),
+		cmocka_unit_test(test_peers),	      cmocka_unit_test(test_self),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,7 +7,9 @@
  * signed message verifies with blst against the test's own canonical order;
  * 75% is not, and the failure says the weight that signed. Then: an aggregation that stops at
  * quorum with requests in flight leaves its links to the next one (the server counts none new);
- * and the peers table read from a real HTTP server's info.peers follows a changed address.
+ * the peers table read from a real HTTP server's info.peers follows a changed address; and a
+ * trusted node over real HTTP (--peers-from) that is itself a validator is asked through its
+ * info.getNodeID and info.getNodeIP.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -52,12 +54,12 @@ static uint64_t check(const sl_vset *vs, const sl_buf *out, const sl_buf *um)
 	sl_bls_pk pk[NV];
 	uint8_t raw[NV][SL_BLS_PK_RAW_LEN];
 	size_t idx[NV];
-	for (size_t i = 0; i < NV; i++) {
+	for (size_t i = 0; i < vs->n; i++) {
 		assert_int_equal(sl_bls_pk_decode(&pk[i], vs->v[i].key), SL_OK);
 		sl_bls_pk_encode_raw(&pk[i], raw[i]);
 		idx[i] = i;
 	}
-	for (size_t a = 1; a < NV; a++)
+	for (size_t a = 1; a < vs->n; a++)
 		for (size_t b = a; b > 0 && memcmp(raw[idx[b - 1]], raw[idx[b]], SL_BLS_PK_RAW_LEN) > 0;
 		     b--) {
 			size_t t = idx[b];
@@ -66,7 +68,7 @@ static uint64_t check(const sl_vset *vs, const sl_buf *out, const sl_buf *um)
 	sl_bls_pk keys[NV];
 	size_t n = 0;
 	uint64_t w = 0;
-	for (size_t c = 0; c < NV; c++)
+	for (size_t c = 0; c < vs->n; c++)
 		if (sl_warp_signers_has(m.signers, c)) {
 			keys[n++] = pk[idx[c]];
 			w += vs->v[idx[c]].weight;
@@ -293,10 +295,17 @@ typedef struct peers_node {
 static void peers_handler(void *ctx, const sl_http_req *req, sl_http_resp *resp)
 {
 	peers_node *pn = ctx;
-	if (strcmp(req->method, "POST") || strcmp(req->path, "/ext/info") ||
-	    !strstr((const char *)req->body, "\"info.peers\"")) {
+	if (strcmp(req->method, "POST") || strcmp(req->path, "/ext/info")) {
 		atomic_fetch_add(&pn->bad, 1); /* checked on the test's thread */
 		resp->status = 404;
+		return;
+	}
+	if (!strstr((const char *)req->body, "\"info.peers\"")) {
+		/* info.getNodeID / info.getNodeIP: this node is no validator (as snowline's own node,
+		 * it answers no info.getNodeIP) */
+		sl_buf_adds(&resp->body, "{\"jsonrpc\":\"2.0\",\"id\":1,\"error\":{\"code\":-32601,"
+					 "\"message\":\"the method does not exist/is not available\"}}");
+		resp->content_type = "application/json";
 		return;
 	}
 	pthread_mutex_lock(&pn->mu);
@@ -372,10 +381,141 @@ static void test_peers_refreshed(void **state)
 	net_stop(&n);
 }
 
+/*
+ * The trusted node (--peers-from) as a real HTTP server: its info.peers lists validators 1 and 2,
+ * never itself; it is validator 0 and says so through info.getNodeID and info.getNodeIP, as
+ * avalanchego does. Only with it asked is 100% reached. A node that answers no info.getNodeIP
+ * (snowline's own) leaves the table at its peers.
+ */
+typedef struct trusted {
+	uint16_t p2p_port[3];
+	bool no_ip; /* answer info.getNodeIP with a method-not-found error */
+} trusted;
+
+static void trusted_handler(void *ctx, const sl_http_req *req, sl_http_resp *resp)
+{
+	trusted *t = ctx;
+	resp->content_type = "application/json";
+	const char *b = (const char *)req->body;
+	sl_buf id[3];
+	for (size_t i = 0; i < 3; i++) {
+		sl_buf_init(&id[i], 64);
+		sl_nodeid_write(&id[i], vid[i].node_id);
+	}
+	if (strcmp(req->path, "/ext/info"))
+		sl_http_resp_text(resp, 404, "no such path");
+	else if (strstr(b, "\"info.peers\""))
+		sl_buf_addf(
+			&resp->body,
+			"{\"jsonrpc\":\"2.0\",\"result\":{\"numPeers\":\"2\",\"peers\":["
+			"{\"ip\":\"127.0.0.1:50001\",\"publicIP\":\"127.0.0.1:%u\",\"nodeID\":\"%s\"},"
+			"{\"ip\":\"127.0.0.1:50002\",\"publicIP\":\"127.0.0.1:%u\",\"nodeID\":\"%s\"}]},\"id\":1}",
+			t->p2p_port[1], sl_buf_str(&id[1]), t->p2p_port[2], sl_buf_str(&id[2]));
+	else if (strstr(b, "\"info.getNodeID\""))
+		sl_buf_addf(&resp->body, "{\"jsonrpc\":\"2.0\",\"result\":{\"nodeID\":\"%s\"},\"id\":1}",
+			    sl_buf_str(&id[0]));
+	else if (strstr(b, "\"info.getNodeIP\"") && !t->no_ip)
+		sl_buf_addf(&resp->body,
+			    "{\"jsonrpc\":\"2.0\",\"result\":{\"ip\":\"127.0.0.1:%u\"},\"id\":1}",
+			    t->p2p_port[0]);
+	else
+		sl_buf_addf(&resp->body, "{\"jsonrpc\":\"2.0\",\"error\":{\"code\":-32601,\"message\":"
+					 "\"the method does not exist/is not available\"},\"id\":1}");
+	for (size_t i = 0; i < 3; i++)
+		sl_buf_release(&id[i]);
+}
+
+static void test_trusted_node_itself(void **state)
+{
+	(void)state;
+	sl_p2p_listener ls[3];
+	memset(ls, 0, sizeof ls);
+	sl_vset_member mem[3];
+	memset(mem, 0, sizeof mem);
+	for (size_t i = 0; i < 3; i++) {
+		uint8_t seed[32] = { 'v', (uint8_t)(i + 1) };
+		assert_int_equal(sl_p2p_identity_make(&vid[i], seed), SL_OK);
+		ls[i].identity = vid[i];
+		ls[i].policy = SL_P2P_HONEST;
+		sl_bls_pk pk;
+		sl_bls_sk_to_pk(&vid[i].bls, &pk);
+		memcpy(mem[i].node, vid[i].node_id, 20);
+		mem[i].weight = 100;
+		mem[i].has_key = true;
+		sl_bls_pk_encode(&pk, mem[i].key);
+	}
+	for (size_t a = 1; a < 3; a++)
+		for (size_t b = a; b > 0 && memcmp(mem[b - 1].node, mem[b].node, 20) > 0; b--) {
+			sl_vset_member t = mem[b];
+			mem[b] = mem[b - 1], mem[b - 1] = t;
+		}
+	sl_err err;
+	sl_p2p_server *srv = sl_p2p_server_start(
+		&(sl_p2p_server_config){ .network_id = 12345, .listeners = ls, .n = 3, .sign = sign_cb },
+		&err);
+	assert_non_null(srv);
+	trusted tn = { 0 };
+	for (size_t i = 0; i < 3; i++)
+		tn.p2p_port[i] = sl_p2p_server_port(srv, i);
+	char e256[256];
+	sl_http_server *hs = sl_http_server_new(
+		&(sl_http_config){
+			.host = "127.0.0.1", .threads = 1, .handler = trusted_handler, .ctx = &tn },
+		e256);
+	assert_non_null(hs);
+	char url[64];
+	snprintf(url, sizeof url, "http://127.0.0.1:%u", sl_http_server_port(hs));
+
+	sl_vset vs = { .height = 1, .v = mem, .n = 3, .total = 300 };
+	sl_sigagg_set set;
+	char why[160];
+	assert_int_equal(sl_sigagg_set_build(&vs, &set, why), SL_OK);
+	static const uint8_t chain[32] = { 7 };
+	static const uint8_t payload[] = { 0, 0, 0, 0, 0, 0, 1, 2, 3 };
+	sl_buf um, out;
+	sl_buf_init(&um, 4096);
+	sl_buf_init(&out, 1 << 16);
+	sl_warp_unsigned u = { .network_id = 12345,
+			       .source_chain_id = sl_span_of(chain, 32),
+			       .payload = sl_span_of(payload, sizeof payload) };
+	assert_int_equal(sl_warp_unsigned_encode(&u, &um), SL_OK);
+	sl_sigagg_req req = {
+		.network_id = 12345, .msg = sl_span_of(um.p, um.len), .quorum = 100, .timeout_ms = 3000
+	};
+	sl_sigagg_result res;
+	char e512[512];
+	for (int no_ip = 0; no_ip < 2; no_ip++) {
+		tn.no_ip = no_ip;
+		sl_sigagg_p2p *src = sl_sigagg_p2p_new(
+			&(sl_sigagg_p2p_config){ .peers_url = url, .network_id = 12345 }, e512);
+		assert_non_null(src);
+		sl_buf_reset(&out);
+		if (!no_ip) { /* the node itself is asked: everyone signs */
+			assert_int_equal(sl_sigagg_run(&set, &req, sl_sigagg_p2p_source(src), NULL, &res,
+						       &out),
+					 SL_OK);
+			assert_int_equal(res.signers, 3);
+			assert_int_equal(check(&vs, &out, &um), 300);
+		} else { /* only its peers: two thirds */
+			assert_int_equal(sl_sigagg_run(&set, &req, sl_sigagg_p2p_source(src), NULL, &res,
+						       &out),
+					 SL_ERR_UNAVAILABLE);
+			assert_non_null(strstr(res.why, "weight 200 of 300 signed"));
+		}
+		sl_sigagg_p2p_free(src);
+	}
+	sl_sigagg_set_release(&set);
+	sl_http_server_free(hs);
+	sl_p2p_server_stop(srv);
+	sl_buf_release(&um);
+	sl_buf_release(&out);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = { cmocka_unit_test(test_loopback),
 					    cmocka_unit_test(test_links_reused_after_quorum),
-					    cmocka_unit_test(test_peers_refreshed) };
+					    cmocka_unit_test(test_peers_refreshed),
+					    cmocka_unit_test(test_trusted_node_itself) };
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
