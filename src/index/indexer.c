@@ -70,6 +70,7 @@ struct sl_indexer {
 	sl_conn *conn; /* the writer's one connection */
 	ix_net net;
 	ix_rules rules;
+	ix_memo memo; /* the writer's memory of UTXOs (memo.h); the writer thread's alone */
 	char network_name[32];
 	volatile sig_atomic_t *stop;
 	pthread_mutex_t lock; /* guards every fetcher's queue and error */
@@ -738,7 +739,7 @@ static sl_err apply_genesis(sl_indexer *ix, char err[512])
 	e = ix_genesis_derive(b, json, n, ix->net.hrp, e256);
 	if (e)
 		snprintf(err, 512, "genesis file %s: %s", path, e256);
-	else if ((e = ix_write_genesis(ix->conn, &ix->rules, b, hash)))
+	else if ((e = ix_write_genesis(ix->conn, &ix->rules, &ix->memo, b, hash)))
 		snprintf(err, 512, "store: %s", sl_conn_error(ix->conn));
 	else
 		SL_LOG(ix->log, SL_INFO, "genesis %s applied: %zu UTXOs, %zu validators", path, b->outs.n,
@@ -884,6 +885,10 @@ sl_indexer *sl_indexer_new(const sl_indexer_config *cfg, char err[512])
 		       "dry run: fetching and deriving %s (%s, network %u), writing nothing", cfg->node_url,
 		       ix->network_name, ix->net.network_id);
 		return ix;
+	}
+	if (!ix_memo_init(&ix->memo)) {
+		snprintf(err, 512, "out of memory");
+		goto fail;
 	}
 	sl_db_config dc = { .url = cfg->store_url, .mode = SL_DB_WRITE };
 	if (!(ix->db = sl_db_open(&dc, e256)) || !(ix->conn = sl_db_acquire(ix->db, 10000, e256))) {
@@ -1044,7 +1049,8 @@ int sl_indexer_run(sl_indexer *ix, volatile sig_atomic_t *stop)
 			/* a failing write (store away, disk full) is retried: the batches are idempotent */
 			sl_err e = SL_OK;
 			unsigned backoff = 100;
-			while (!ix->cfg.dry_run && (e = ix_write_many(ix->conn, &ix->rules, group, ng)) &&
+			while (!ix->cfg.dry_run &&
+			       (e = ix_write_many(ix->conn, &ix->rules, &ix->memo, group, ng)) &&
 			       !stopping(ix)) {
 				SL_LOG(ix->log, SL_ERROR,
 				       "%s: cannot write batch %llu..%llu%s: %s (%s); retrying",
@@ -1173,6 +1179,7 @@ void sl_indexer_free(sl_indexer *ix)
 	if (ix->conn)
 		sl_db_release(ix->db, ix->conn);
 	sl_db_close(ix->db);
+	ix_memo_release(&ix->memo);
 	pthread_mutex_destroy(&ix->lock);
 	pthread_cond_destroy(&ix->changed);
 	free(ix);

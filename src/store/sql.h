@@ -72,6 +72,8 @@ typedef struct sl_db_config {
 	sl_db_mode mode;
 	unsigned pool_size; /* connections at most (0: 8) */
 	unsigned cache_mb;  /* SQLite page cache per connection (0: 256 MiB for the writer, 64 for readers) */
+	int schema_upto;    /* SL_DB_WRITE: migrate to this version only (0: the current one); an
+			     * older one makes the stores a migration's test starts from */
 } sl_db_config;
 
 /* Open a store; NULL with the reason in err. In SL_DB_WRITE mode the schema is made current. */
