@@ -32,6 +32,7 @@
 #define IX_GROUP_MAX (IX_QUEUE * SL_IDX__COUNT) /* batches one transaction may apply */
 #define IX_GROUP_TXS 50000			/* no more batches join a transaction past this many txs */
 #define IX_MAX_RESPONSE (256u << 20)		/* one range answer (hex of up to 1024 containers) */
+#define IX_BULK_MIN 50000			/* containers behind from which the indexes are deferred */
 #define IX_MAX_BATCH_DATA (96u << 20)		/* their decoded bytes */
 #define IX_HEAD_EVERY_NS (2 * 1000000000ll)	/* how often a fetcher asks for the node's head */
 #define IX_RPC_TIMEOUT_MS 60000
@@ -71,6 +72,11 @@ struct sl_indexer {
 	ix_net net;
 	ix_rules rules;
 	ix_memo memo; /* the writer's memory of UTXOs (memo.h); the writer thread's alone */
+	/* bulk catch-up: whether the store's deferred indexes are dropped (sl_store_defer_indexes),
+	 * to be built once caught up; decided at the first batch (the writer thread's, read by
+	 * sl_indexer_caught_up) */
+	_Atomic bool deferred;
+	bool bulk_decided;
 	char network_name[32];
 	volatile sig_atomic_t *stop;
 	pthread_mutex_t lock; /* guards every fetcher's queue and error */
@@ -914,10 +920,10 @@ uint32_t sl_indexer_network_id(const sl_indexer *ix) { return ix->net.network_id
 
 void sl_indexer_c_chain(const sl_indexer *ix, uint8_t out[32]) { memcpy(out, ix->net.chain_id[2], 32); }
 
-bool sl_indexer_caught_up(const sl_indexer *ix)
+/* Every index's fetcher found nothing new, and the store holds what it fetched before that (its
+ * queue may still hold derived batches when the fetcher first finds nothing). */
+static bool all_applied(const sl_indexer *ix)
 {
-	/* the fetcher found nothing new, and the store holds what it fetched before that (its
-	 * queue may still hold derived batches when the fetcher first finds nothing) */
 	for (int k = 0; k < SL_IDX__COUNT; k++) {
 		const fetcher *f = &ix->f[k];
 		if (atomic_load(&f->failed))
@@ -926,6 +932,55 @@ bool sl_indexer_caught_up(const sl_indexer *ix)
 			return false;
 	}
 	return true;
+}
+
+/* Caught up: all applied, with the deferred indexes built. */
+bool sl_indexer_caught_up(const sl_indexer *ix) { return !atomic_load(&ix->deferred) && all_applied(ix); }
+
+/*
+ * Bulk catch-up (store/sql.h): far behind the node, the store's deferred indexes are dropped and
+ * built once caught up, each with one sort instead of a random insert per row. Decided once, at
+ * the first batch, from how far behind the store is; a store left with its indexes dropped (the
+ * indexer stopped or was killed while catching up) keeps them so if it is still far behind, and
+ * builds them at once otherwise.
+ */
+static sl_err decide_bulk(sl_indexer *ix)
+{
+	ix->bulk_decided = true;
+	uint64_t behind = 0;
+	for (int k = 0; k < SL_IDX__COUNT; k++) {
+		uint64_t head = atomic_load(&ix->f[k].head), at = atomic_load(&ix->f[k].applied);
+		behind += head > at ? head - at : 0;
+	}
+	bool deferred = false;
+	sl_err e = sl_store_indexes_deferred(ix->conn, &deferred);
+	if (e)
+		return e;
+	if (behind >= IX_BULK_MIN) {
+		if (!deferred && (e = sl_store_defer_indexes(ix->conn)))
+			return e;
+		atomic_store(&ix->deferred, true);
+		SL_LOG(ix->log, SL_INFO,
+		       "catching up %llu containers: the indexes %s and %s are built once caught up",
+		       (unsigned long long)behind, sl_deferred_index_names[0], sl_deferred_index_names[1]);
+		return SL_OK;
+	}
+	atomic_store(&ix->deferred, deferred);
+	return SL_OK;
+}
+
+/* Caught up with the deferred indexes dropped: build them (logged, with the time it took). */
+static sl_err build_deferred(sl_indexer *ix)
+{
+	int64_t t0 = now_ns();
+	SL_LOG(ix->log, SL_INFO, "building the indexes %s and %s", sl_deferred_index_names[0],
+	       sl_deferred_index_names[1]);
+	sl_err e = sl_store_build_indexes(ix->conn);
+	if (e)
+		return e;
+	atomic_store(&ix->deferred, false);
+	SL_LOG(ix->log, SL_INFO, "built the indexes in %.1f s", (double)(now_ns() - t0) / 1e9);
+	return SL_OK;
 }
 
 /* The next batch to apply, by the configured order; NULL when none is ready. Caller holds the lock. */
@@ -1030,6 +1085,7 @@ int sl_indexer_run(sl_indexer *ix, volatile sig_atomic_t *stop)
 	sl_http_client *ohc = ix->cfg.observe_s && !ix->cfg.dry_run ? sl_http_client_new() : NULL;
 	bool observe_failed = false, peers_failed = false;
 	bool reported_caught_up = false;
+	int64_t next_build = 0;	 /* when to try building the deferred indexes again after a failure */
 	uint64_t follow_txs = 0; /* txs applied at the last "following" line */
 	while (!stopping(ix)) {
 		/* the ready batches, up to IX_GROUP_TXS txs, in the order pick() gives them: one transaction */
@@ -1045,6 +1101,10 @@ int sl_indexer_run(sl_indexer *ix, volatile sig_atomic_t *stop)
 			pthread_cond_timedwait(&ix->changed, &ix->lock, &until);
 		}
 		pthread_mutex_unlock(&ix->lock);
+		if (ng && !ix->bulk_decided && !ix->cfg.dry_run && decide_bulk(ix))
+			SL_LOG(ix->log, SL_WARN,
+			       "cannot tell or change whether the store's indexes are deferred: %s",
+			       sl_conn_error(ix->conn));
 		if (ng) {
 			/* a failing write (store away, disk full) is retried: the batches are idempotent */
 			sl_err e = SL_OK;
@@ -1130,6 +1190,13 @@ int sl_indexer_run(sl_indexer *ix, volatile sig_atomic_t *stop)
 				follow_txs = txs;
 				next_progress = now + 60000000000ll;
 			}
+		}
+		if (atomic_load(&ix->deferred) && all_applied(ix) && now_ns() >= next_build &&
+		    build_deferred(ix)) {
+			SL_LOG(ix->log, SL_ERROR,
+			       "cannot build the deferred indexes: %s; trying again in 5 s",
+			       sl_conn_error(ix->conn));
+			next_build = now_ns() + 5000000000ll;
 		}
 		if (!reported_caught_up && sl_indexer_caught_up(ix)) {
 			reported_caught_up = true;

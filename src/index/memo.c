@@ -26,7 +26,9 @@ bool ix_memo_init(ix_memo *m)
 	m->gen[0] = calloc(IX_MEMO_SLOTS, sizeof *m->gen[0]);
 	m->gen[1] = calloc(IX_MEMO_SLOTS, sizeof *m->gen[1]);
 	m->early = calloc(EARLY_BITS / 8, 1);
-	if (m->gen[0] && m->gen[1] && m->early)
+	m->acts = calloc(IX_ACT_SLOTS, sizeof *m->acts);
+	m->act_used = calloc(IX_ACT_SLOTS / 2, sizeof *m->act_used);
+	if (m->gen[0] && m->gen[1] && m->early && m->acts && m->act_used)
 		return true;
 	ix_memo_release(m);
 	return false;
@@ -37,6 +39,8 @@ void ix_memo_release(ix_memo *m)
 	free(m->gen[0]);
 	free(m->gen[1]);
 	free(m->early);
+	free(m->acts);
+	free(m->act_used);
 	*m = (ix_memo){ 0 };
 }
 
@@ -178,4 +182,34 @@ bool ix_memo_early_maybe(const ix_memo *m, const uint8_t id[32])
 			return false;
 	}
 	return true;
+}
+
+bool ix_memo_act_seen(ix_memo *m, uint8_t space, const uint8_t addr[20], uint64_t seq)
+{
+	if (!m->acts)
+		return false;
+	uint64_t h;
+	memcpy(&h, addr, sizeof h);
+	h ^= (seq + space) * 0x9e3779b97f4a7c15ull;
+	size_t i = (size_t)(h >> 17) & (IX_ACT_SLOTS - 1);
+	for (;; i = (i + 1) & (IX_ACT_SLOTS - 1)) {
+		const ix_memo_act *a = &m->acts[i];
+		if (!a->used)
+			break;
+		if (a->seq == seq && a->space == space && !memcmp(a->addr, addr, 20))
+			return true;
+	}
+	if (m->nacts == IX_ACT_SLOTS / 2)
+		return false;
+	m->acts[i] = (ix_memo_act){ .seq = seq, .space = space, .used = true };
+	memcpy(m->acts[i].addr, addr, 20);
+	m->act_used[m->nacts++] = (uint16_t)i;
+	return false;
+}
+
+void ix_memo_acts_clear(ix_memo *m)
+{
+	for (size_t k = 0; k < m->nacts; k++)
+		m->acts[m->act_used[k]].used = false;
+	m->nacts = 0;
 }

@@ -17,7 +17,9 @@
  *              for its early spend only when the filter says it may have one.
  *
  * Memory: two generations of IX_MEMO_SLOTS slots (IX_MEMO_SLOTS / 2 entries
- * each, ~26 MiB) and a 2 MiB filter, allocated by ix_memo_init. When the newer
+ * each, ~26 MiB), a 2 MiB filter and a 1 MiB set of the batch's activity rows
+ * (the addr_txs rows a batch wrote, so that an address's several inputs and
+ * outputs in one tx cost one statement), allocated by ix_memo_init. When the newer
  * generation is full the older one is dropped: a UTXO not spent within about
  * a generation's worth of newer UTXOs is looked up in the store instead.
  * UTXOs with more than IX_LOC_ADDRS owners are not remembered.
@@ -47,6 +49,16 @@ typedef struct ix_memo_slot {
 	bool used;
 } ix_memo_slot;
 
+/* An addr_txs row written in the current batch: (space, address, seq). */
+typedef struct ix_memo_act {
+	uint64_t seq;
+	uint8_t addr[20];
+	uint8_t space;
+	bool used;
+} ix_memo_act;
+
+#define IX_ACT_SLOTS ((size_t)1 << 15)
+
 typedef struct ix_memo {
 	ix_memo_slot *gen[2]; /* gen[cur] takes new entries; the other is the older generation */
 	size_t n[2];
@@ -54,6 +66,9 @@ typedef struct ix_memo {
 	uint8_t *early;	   /* the Bloom filter's bits */
 	bool early_loaded; /* the filter holds every id of early_spends (write.c loads it) */
 	size_t early_adds; /* ids added since it was loaded (merged ones stay in it) */
+	ix_memo_act *acts; /* the batch's addr_txs rows (IX_ACT_SLOTS), and which slots are used */
+	uint16_t *act_used;
+	size_t nacts;
 } ix_memo;
 
 /* false when out of memory (m is then released and empty, every lookup a miss). */
@@ -66,6 +81,12 @@ bool ix_memo_peek(const ix_memo *m, const uint8_t id[32], ix_loc *out);
 bool ix_memo_take(ix_memo *m, const uint8_t id[32], ix_loc *out);
 /* After a transaction rolled back: nothing remembered, the filter to be loaded again. */
 void ix_memo_forget(ix_memo *m);
+
+/* Has the batch written this addr_txs row already? If not, it is noted as written now (true: skip
+ * it). Past half the slots nothing more is noted: a repeat is then written again, which the row's
+ * key makes a no-op. ix_memo_acts_clear starts the next batch. */
+bool ix_memo_act_seen(ix_memo *m, uint8_t space, const uint8_t addr[20], uint64_t seq);
+void ix_memo_acts_clear(ix_memo *m);
 
 /* The early-spend filter: add an id; may early_spends hold it? (false: certainly not). Past
  * IX_EARLY_RELOAD ids added, early_loaded turns false, so that the writer loads the filter again

@@ -224,10 +224,12 @@ static void bind_cons(sl_stmt *s, int i, const cons *k, bool with_type)
 }
 
 /* The consumer took part in the tx of each owner of what it spent (addr_txs). */
-static sl_err put_consumer(sl_conn *c, const cons *k, const uint8_t *addrs, uint32_t naddrs)
+static sl_err put_consumer(sl_conn *c, ix_memo *m, const cons *k, const uint8_t *addrs, uint32_t naddrs)
 {
 	sl_err e = SL_OK;
 	for (uint32_t i = 0; !e && i < naddrs; i++) {
+		if (ix_memo_act_seen(m, k->chain, addrs + 20 * (size_t)i, k->seq))
+			continue;
 		SL_STMT(c, q_act);
 		sl_bind_i64(s, 0, k->chain);
 		sl_bind_blob(s, 1, addrs + 20 * (size_t)i, 20);
@@ -336,7 +338,7 @@ static sl_err put_out(sl_conn *c, ix_memo *m, const ix_out *u)
 			return e;
 	}
 	if (k)
-		return put_consumer(c, k, u->addrs, u->naddrs);
+		return put_consumer(c, m, k, u->addrs, u->naddrs);
 	ix_loc l = {
 		.chain = u->at.chain, .dest = u->dest, .naddrs = u->naddrs, .pos = u->pos, .ts = u->at.ts
 	};
@@ -460,11 +462,13 @@ static sl_err put_spend(sl_conn *c, ix_memo *m, ix_batch *b, const ix_spend *p)
 		if ((e = sl_stmt_exec(s)))
 			return e;
 	}
-	return put_consumer(c, &k, at.addrs, at.loc.naddrs);
+	return put_consumer(c, m, &k, at.addrs, at.loc.naddrs);
 }
 
-static sl_err put_act(sl_conn *c, const ix_act *a)
+static sl_err put_act(sl_conn *c, ix_memo *m, const ix_act *a)
 {
+	if (ix_memo_act_seen(m, a->space, a->addr, a->seq))
+		return SL_OK;
 	SL_STMT(c, q_act);
 	sl_bind_i64(s, 0, a->space);
 	sl_bind_blob(s, 1, a->addr, 20);
@@ -668,7 +672,7 @@ static sl_err put_stake_end(sl_conn *c, ix_memo *m, ix_batch *b, const ix_stake_
 			return e;
 		for (uint32_t a = 0; a < o.naddrs; a++) {
 			ix_act act = { 0, o.addrs + 20 * (size_t)a, x->at.seq, x->at.ts, x->at.type };
-			if ((e = put_act(c, &act)))
+			if ((e = put_act(c, m, &act)))
 				return e;
 		}
 		SL_STMT(c, q_reward);
@@ -998,7 +1002,7 @@ static sl_err refund(sl_conn *c, ix_memo *m, ix_batch *b, const ix_rules *r, con
 	sl_err e = put_out(c, m, &o);
 	for (uint32_t a = 0; !e && a < o.naddrs; a++) {
 		ix_act act = { IX_P, o.addrs + 20 * (size_t)a, v->at.seq, v->at.ts, v->at.type };
-		e = put_act(c, &act);
+		e = put_act(c, m, &act);
 	}
 	return e;
 }
@@ -1273,6 +1277,7 @@ static sl_err put_l1_tx(sl_conn *c, const ix_l1_tx *l)
 static sl_err put_rows(sl_conn *c, const ix_rules *r, ix_memo *m, pstate *ps, ix_batch *b)
 {
 	sl_err e = SL_OK;
+	ix_memo_acts_clear(m);
 	for (size_t i = 0; !e && i < b->blocks.n; i++)
 		e = put_block(c, &b->blocks.v[i]);
 	for (size_t i = 0; !e && i < b->txs.n; i++)
@@ -1282,7 +1287,7 @@ static sl_err put_rows(sl_conn *c, const ix_rules *r, ix_memo *m, pstate *ps, ix
 	for (size_t i = 0; !e && i < b->spends.n; i++)
 		e = put_spend(c, m, b, &b->spends.v[i]);
 	for (size_t i = 0; !e && i < b->acts.n; i++)
-		e = put_act(c, &b->acts.v[i]);
+		e = put_act(c, m, &b->acts.v[i]);
 	for (size_t i = 0; !e && i < b->vertices.n; i++)
 		e = put_vertex(c, &b->vertices.v[i]);
 	for (size_t i = 0; !e && i < b->assets.n; i++)

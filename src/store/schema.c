@@ -434,6 +434,69 @@ static const char *const v11[] = {
 	NULL,
 };
 
+/*
+ * The indexes a bulk catch-up builds at its end (sql.h): an address's UTXOs by amount, all of
+ * them and the unspent ones. Each holds an address's rows in amount order, so every new UTXO
+ * lands at a random place of a B-tree as big as the UTXO set: row by row they were about a third
+ * of the indexer's time on a store of millions of UTXOs (most of it rewriting pages at each
+ * commit), and built from the table each costs one sort. The DDL is the same as their migrations'.
+ */
+static const struct {
+	const char *name, *create;
+} deferred[] = {
+	{ "addr_utxos_amount",
+	  "CREATE INDEX IF NOT EXISTS addr_utxos_amount ON addr_utxos (chain, addr, amount, id)" },
+	{ "addr_utxos_unspent_amount", "CREATE INDEX IF NOT EXISTS addr_utxos_unspent_amount ON addr_utxos "
+				       "(chain, addr, amount, id) WHERE cts IS NULL" },
+};
+const char *const sl_deferred_index_names[] = { "addr_utxos_amount", "addr_utxos_unspent_amount", NULL };
+
+static const sl_sql q_deferred_put = { "INSERT INTO meta (key, value) VALUES ('deferred_indexes', ?) "
+				       "ON CONFLICT (key) DO NOTHING" };
+static const sl_sql q_deferred_del = { "DELETE FROM meta WHERE key = 'deferred_indexes'" };
+static const sl_sql q_deferred_get = { "SELECT count(*) FROM meta WHERE key = 'deferred_indexes'" };
+
+static sl_err in_tx(sl_conn *c, bool build)
+{
+	sl_err e = sl_conn_begin(c);
+	char sql[256];
+	for (size_t i = 0; !e && i < SL_ARRAY_LEN(deferred); i++) {
+		if (!build)
+			snprintf(sql, sizeof sql, "DROP INDEX IF EXISTS %s", deferred[i].name);
+		e = sl_conn_exec_raw(c, build ? deferred[i].create : sql);
+	}
+	if (!e) {
+		static const uint8_t one[1] = { 1 };
+		sl_stmt *s = sl_stmt_get(c, build ? &q_deferred_del : &q_deferred_put);
+		if (!s)
+			e = SL_ERR_STORE;
+		else {
+			if (!build)
+				sl_bind_blob(s, 0, one, 1);
+			e = sl_stmt_exec(s);
+		}
+	}
+	if (!e)
+		return sl_conn_commit(c);
+	sl_conn_rollback(c);
+	return e;
+}
+
+sl_err sl_store_defer_indexes(sl_conn *c) { return in_tx(c, false); }
+sl_err sl_store_build_indexes(sl_conn *c) { return in_tx(c, true); }
+
+sl_err sl_store_indexes_deferred(sl_conn *c, bool *yes)
+{
+	*yes = false;
+	SL_STMT(c, q_deferred_get);
+	sl_err e = sl_stmt_query(s);
+	if (!e && sl_stmt_next(s, &e))
+		*yes = sl_col_i64(s, 0) > 0;
+	while (!e && sl_stmt_next(s, &e))
+		;
+	return e;
+}
+
 const sl_migration sl_migrations[] = {
 	{ 1, v1 }, { 2, v2 }, { 3, v3 }, { 4, v4 },   { 5, v5 },   { 6, v6 },
 	{ 7, v7 }, { 8, v8 }, { 9, v9 }, { 10, v10 }, { 11, v11 },

@@ -26,10 +26,16 @@ static const sl_sql q_old_utxo = {
 	"group_id, staked, stake_start, stake_end, reward, ts, seq, ctx, cchain, cts, cseq, cin, ctype) VALUES "
 	"(?, ?, ?, ?, ?, ?, ?, 7, 0, 0, 1, ?, 0, 0, 0, 0, ?, 100, ?, ?, ?, ?, ?, ?, ?)"
 };
-static const sl_sql q_spend_only = { "INSERT INTO utxos (id, ctx, cchain, cheight, cblock, cts, cseq, cin, ctype) "
-				     "VALUES (?, ?, 2, 40, ?, 300, 99, 3, 0)" };
-static const sl_sql q_new = { "SELECT chain, pos, id, tx, idx, reward, ctx, cseq FROM utxos ORDER BY chain, pos, id" };
-static const sl_sql q_early = { "SELECT id, ctx, cchain, cheight, cblock, cts, cseq, cin, ctype FROM early_spends" };
+static const sl_sql q_spend_only = {
+	"INSERT INTO utxos (id, ctx, cchain, cheight, cblock, cts, cseq, cin, ctype) "
+	"VALUES (?, ?, 2, 40, ?, 300, 99, 3, 0)"
+};
+static const sl_sql q_new = {
+	"SELECT chain, pos, id, tx, idx, reward, ctx, cseq FROM utxos ORDER BY chain, pos, id"
+};
+static const sl_sql q_early = {
+	"SELECT id, ctx, cchain, cheight, cblock, cts, cseq, cin, ctype FROM early_spends"
+};
 
 static uint8_t id32(uint8_t v, uint8_t out[32])
 {
