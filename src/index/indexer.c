@@ -28,13 +28,27 @@
 #include "util/lock.h"
 #include "util/log.h"
 
-#define IX_QUEUE 3				/* batches a fetcher may derive ahead */
-#define IX_GROUP_MAX (IX_QUEUE * SL_IDX__COUNT) /* batches one transaction may apply */
-#define IX_GROUP_TXS 50000			/* no more batches join a transaction past this many txs */
-#define IX_MAX_RESPONSE (256u << 20)		/* one range answer (hex of up to 1024 containers) */
-#define IX_BULK_MIN 50000			/* containers behind from which the indexes are deferred */
-#define IX_MAX_BATCH_DATA (96u << 20)		/* their decoded bytes */
-#define IX_HEAD_EVERY_NS (2 * 1000000000ll)	/* how often a fetcher asks for the node's head */
+/*
+ * While catching up, the batches that are ready share one transaction, up to a number of txs: a
+ * commit costs about the pages it rewrites, so fewer, larger ones are faster, as far as the
+ * writer's cache holds the pages a transaction dirties and the memory holds the batches. Both
+ * scale with the writer's cache (--store-cache-mb): IX_MB_PER_QUEUE MiB of it per batch a fetcher
+ * may derive ahead (IX_QUEUE_MIN to IX_QUEUE_MAX; a batch of 1024 containers holds a few MiB),
+ * IX_TXS_PER_MB txs a transaction per MiB (IX_GROUP_MIN to IX_GROUP_MAX_TXS).
+ */
+#define IX_QUEUE_MIN 3
+#define IX_QUEUE_MAX 16
+#define IX_MB_PER_QUEUE 256
+#define IX_GROUP_MAX (IX_QUEUE_MAX * SL_IDX__COUNT) /* batches one transaction may apply */
+#define IX_TXS_PER_MB 50
+#define IX_GROUP_MIN 50000
+#define IX_GROUP_MAX_TXS 200000
+#define IX_CACHE_MIN_MB 256 /* the writer's cache when not set: a quarter of the memory, within these */
+#define IX_CACHE_MAX_MB 4096
+#define IX_MAX_RESPONSE (256u << 20)	    /* one range answer (hex of up to 1024 containers) */
+#define IX_BULK_MIN 50000		    /* containers behind from which the indexes are deferred */
+#define IX_MAX_BATCH_DATA (96u << 20)	    /* their decoded bytes */
+#define IX_HEAD_EVERY_NS (2 * 1000000000ll) /* how often a fetcher asks for the node's head */
 #define IX_RPC_TIMEOUT_MS 60000
 
 typedef struct fetcher {
@@ -47,7 +61,7 @@ typedef struct fetcher {
 	bool has_prev;
 	uint32_t want; /* containers per request (halved when an answer is too large) */
 	/* the queue of derived batches; guarded by ix->lock */
-	ix_batch *queue[IX_QUEUE];
+	ix_batch *queue[IX_QUEUE_MAX];
 	size_t qhead, qlen;
 	/* state shown in progress and metrics */
 	_Atomic uint64_t head;	  /* containers the node has (as last asked) */
@@ -77,6 +91,9 @@ struct sl_indexer {
 	 * sl_indexer_caught_up) */
 	_Atomic bool deferred;
 	bool bulk_decided;
+	unsigned cache_mb;  /* the writer's SQLite cache */
+	size_t qmax;	    /* batches a fetcher may derive ahead */
+	uint64_t group_txs; /* txs one transaction gathers while catching up */
 	char network_name[32];
 	volatile sig_atomic_t *stop;
 	pthread_mutex_t lock; /* guards every fetcher's queue and error */
@@ -530,7 +547,7 @@ static void *fetch_main(void *arg)
 		f->next = b->next;
 		pthread_mutex_lock(&ix->lock);
 		f->error[0] = 0;
-		while (f->qlen == IX_QUEUE && !stopping(ix)) {
+		while (f->qlen == ix->qmax && !stopping(ix)) {
 			struct timespec until;
 			sl_deadline(&until, CLOCK_REALTIME, 100);
 			pthread_cond_timedwait(&ix->changed, &ix->lock, &until);
@@ -541,7 +558,7 @@ static void *fetch_main(void *arg)
 			free(b);
 			break;
 		}
-		f->queue[(f->qhead + f->qlen++) % IX_QUEUE] = b;
+		f->queue[(f->qhead + f->qlen++) % IX_QUEUE_MAX] = b;
 		pthread_cond_broadcast(&ix->changed);
 		pthread_mutex_unlock(&ix->lock);
 	}
@@ -859,6 +876,17 @@ sl_indexer *sl_indexer_new(const sl_indexer_config *cfg, char err[512])
 		ix->cfg.range = SL_INDEX_MAX_RANGE;
 	if (!ix->cfg.poll_ms)
 		ix->cfg.poll_ms = 250;
+	ix->cache_mb = ix->cfg.cache_mb;
+	if (!ix->cache_mb) {
+		long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
+		uint64_t mb = pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size / 4 >> 20 : 0;
+		ix->cache_mb =
+			(unsigned)SL_MIN(SL_MAX(mb, (uint64_t)IX_CACHE_MIN_MB), (uint64_t)IX_CACHE_MAX_MB);
+	}
+	ix->qmax = SL_MIN(SL_MAX(ix->cache_mb / IX_MB_PER_QUEUE, (unsigned)IX_QUEUE_MIN),
+			  (unsigned)IX_QUEUE_MAX);
+	ix->group_txs = SL_MIN(SL_MAX((uint64_t)ix->cache_mb * IX_TXS_PER_MB, (uint64_t)IX_GROUP_MIN),
+			       (uint64_t)IX_GROUP_MAX_TXS);
 	ix->log = sl_log_get("index");
 	ix->started_ns = now_ns();
 	ix->rng = cfg->seed ? cfg->seed : 0x9e3779b97f4a7c15ull;
@@ -896,7 +924,7 @@ sl_indexer *sl_indexer_new(const sl_indexer_config *cfg, char err[512])
 		snprintf(err, 512, "out of memory");
 		goto fail;
 	}
-	sl_db_config dc = { .url = cfg->store_url, .mode = SL_DB_WRITE };
+	sl_db_config dc = { .url = cfg->store_url, .mode = SL_DB_WRITE, .cache_mb = ix->cache_mb };
 	if (!(ix->db = sl_db_open(&dc, e256)) || !(ix->conn = sl_db_acquire(ix->db, 10000, e256))) {
 		snprintf(err, 512, "store %s: %s", cfg->store_url, e256);
 		goto fail;
@@ -1014,7 +1042,7 @@ static ix_batch *pick(sl_indexer *ix, int *rr)
 		fetcher *f = &ix->f[order[i]];
 		if (f->qlen) {
 			ix_batch *b = f->queue[f->qhead];
-			f->qhead = (f->qhead + 1) % IX_QUEUE;
+			f->qhead = (f->qhead + 1) % IX_QUEUE_MAX;
 			f->qlen--;
 			pthread_cond_broadcast(&ix->changed);
 			return b;
@@ -1088,12 +1116,12 @@ int sl_indexer_run(sl_indexer *ix, volatile sig_atomic_t *stop)
 	int64_t next_build = 0;	 /* when to try building the deferred indexes again after a failure */
 	uint64_t follow_txs = 0; /* txs applied at the last "following" line */
 	while (!stopping(ix)) {
-		/* the ready batches, up to IX_GROUP_TXS txs, in the order pick() gives them: one transaction */
+		/* the ready batches, up to group_txs txs, in the order pick() gives them: one transaction */
 		ix_batch *group[IX_GROUP_MAX];
 		size_t ng = 0;
 		uint64_t gtxs = 0;
 		pthread_mutex_lock(&ix->lock);
-		while (ng < IX_GROUP_MAX && gtxs < IX_GROUP_TXS && (group[ng] = pick(ix, &rr)))
+		while (ng < IX_GROUP_MAX && gtxs < ix->group_txs && (group[ng] = pick(ix, &rr)))
 			gtxs += group[ng++]->txs_total;
 		if (!ng) {
 			struct timespec until;
@@ -1236,7 +1264,7 @@ void sl_indexer_free(sl_indexer *ix)
 		if (f->started)
 			pthread_join(f->thread, NULL);
 		for (size_t i = 0; i < f->qlen; i++) {
-			ix_batch *b = f->queue[(f->qhead + i) % IX_QUEUE];
+			ix_batch *b = f->queue[(f->qhead + i) % IX_QUEUE_MAX];
 			ix_batch_release(b);
 			free(b);
 		}
