@@ -310,7 +310,7 @@ static const sl_sql q_addr_desc = { FROM_ADDR "(u.ts, u.id) < (?, ?) ORDER BY u.
  * writes both from that tx): the list's order, on a column of the stakers an index can hold. */
 #define FROM_NODE                                                                                       \
 	"SELECT s.end_ts_actual, " REWARD_COLS " FROM stakers s JOIN rewards w ON w.staking_tx = s.tx " \
-	"JOIN utxos u ON u.id = w.utxo WHERE s.node = ? AND u.reward > 0 AND "
+	"JOIN utxos u ON u.chain = 0 AND u.pos = s.seq AND u.id = w.utxo WHERE s.node = ? AND u.reward > 0 AND "
 static const sl_sql q_node_asc = { FROM_NODE "(s.end_ts_actual, w.utxo) > (?, ?) "
 					     "ORDER BY s.end_ts_actual, w.utxo LIMIT ?" };
 static const sl_sql q_node_desc = { FROM_NODE "(s.end_ts_actual, w.utxo) < (?, ?) "

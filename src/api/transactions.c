@@ -79,26 +79,55 @@ static bool type_wanted(uint64_t mask, int chain, uint32_t t)
 
 /* ---- UTXO rows by id ---- */
 
+/*
+ * A UTXO's row is keyed by (chain, pos, id): the chain and seq of the tx its id names (its txID),
+ * pos 0 for a UTXO of the genesis, which names no tx of the store (schema.c v11). So a lookup
+ * knows the txID too: it finds the tx's place in txs_id, then the row; a txID the store has no
+ * tx for may be the genesis's, on the P- or the X-chain.
+ */
 #define BYID_COLS                                                                                            \
 	"id, tx, idx, chain, dest, asset, amount, otype, locktime, stake_lock, threshold, addrs, group_id, " \
 	"payload, staked, stake_start, stake_end, reward, height, ts, ctx, cheight, cts, cchain, unstaked"
-static const sl_sql q_utxo = { "SELECT " BYID_COLS " FROM utxos WHERE id = ? AND tx IS NOT NULL" };
-static const sl_sql q_rewards = { "SELECT utxo FROM rewards WHERE staking_tx = ? ORDER BY utxo" };
+#define BYID_COLS_U                                                                                               \
+	"u.id, u.tx, u.idx, u.chain, u.dest, u.asset, u.amount, u.otype, u.locktime, u.stake_lock, u.threshold, " \
+	"u.addrs, u.group_id, u.payload, u.staked, u.stake_start, u.stake_end, u.reward, u.height, u.ts, u.ctx, " \
+	"u.cheight, u.cts, u.cchain, u.unstaked"
+/* the reward UTXOs a RewardValidatorTx paid (at most 8 shown), keyed by their staking tx's place */
+static const sl_sql q_rewards = { "SELECT " BYID_COLS_U
+				  " FROM rewards w JOIN stakers s ON s.tx = w.staking_tx "
+				  "JOIN utxos u ON u.chain = 0 AND u.pos = s.seq AND u.id = w.utxo "
+				  "WHERE w.staking_tx = ? ORDER BY w.utxo LIMIT 8" };
 
 /*
- * The UTXOs one tx shows, read UTXO_BATCH ids a query rather than one query each: on PostgreSQL
- * every query is a round trip, and a page of 100 X-chain txs shows about a thousand UTXOs. Ids
- * past PREFETCH_MAX (a tx with more inputs and outputs) are looked up one at a time.
+ * The UTXOs one tx shows, read UTXO_BATCH a query rather than one query each: on PostgreSQL every
+ * query is a round trip, and a page of 100 X-chain txs shows about a thousand UTXOs. First the
+ * places of their txs (UTXO_BATCH txIDs a query), then the rows (UTXO_BATCH keys a query, each
+ * term a search of the primary key on both backends). Ids past PREFETCH_MAX (a tx with more
+ * inputs and outputs) are looked up one at a time.
  */
 #define UTXO_BATCH 16
 #define PREFETCH_MAX 512
-static const sl_sql q_utxo_batch = { "SELECT " BYID_COLS " FROM utxos WHERE id IN "
-				     "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) AND tx IS NOT NULL" };
+static const sl_sql q_tx_places = { "SELECT id, chain, seq FROM txs WHERE id IN "
+				    "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)" };
+#define KEY3 "(chain = ? AND pos = ? AND id = ?)"
+#define KEY3x4 KEY3 " OR " KEY3 " OR " KEY3 " OR " KEY3
+static const sl_sql q_utxo_batch = { "SELECT " BYID_COLS " FROM utxos WHERE " KEY3x4 " OR " KEY3x4
+				     " OR " KEY3x4 " OR " KEY3x4 };
+static const sl_sql q_tx_place = { "SELECT chain, seq FROM txs WHERE id = ?" };
+static const sl_sql q_utxo = { "SELECT " BYID_COLS " FROM utxos WHERE chain = ? AND pos = ? AND id = ?" };
+
+/* Where a txID's UTXOs are: its tx's chain and seq, or (genesis) pos 0 on P or X. */
+typedef struct place {
+	bool known; /* the store has the tx */
+	uint8_t chain;
+	uint64_t seq;
+} place;
 
 typedef struct prefetch {
 	size_t n, cap;
 	size_t next; /* where the next lookup starts: they come in the order the ids were added */
-	uint8_t (*ids)[32];
+	uint8_t (*ids)[32], (*txids)[32];
+	place *at;
 	api_utxo *u;
 	bool *have;
 } prefetch;
@@ -109,41 +138,117 @@ static bool prefetch_init(prefetch *p, size_t want)
 	if (!p->cap)
 		return true;
 	p->ids = malloc(p->cap * sizeof *p->ids);
+	p->txids = malloc(p->cap * sizeof *p->txids);
+	p->at = calloc(p->cap, sizeof *p->at);
 	p->u = malloc(p->cap * sizeof *p->u);
 	p->have = calloc(p->cap, sizeof *p->have);
-	return p->ids && p->u && p->have;
+	return p->ids && p->txids && p->at && p->u && p->have;
 }
 
 static void prefetch_free(prefetch *p)
 {
 	free(p->ids);
+	free(p->txids);
+	free(p->at);
 	free(p->u);
 	free(p->have);
 }
 
-static void prefetch_add(prefetch *p, const uint8_t id[32])
+/* The UTXO (txid, index), whose txID's place is known when at is not NULL (the tx's own outputs). */
+static void prefetch_add(prefetch *p, const uint8_t txid[32], uint32_t index, const place *at)
 {
-	if (p->n < p->cap)
-		memcpy(p->ids[p->n++], id, 32);
+	if (p->n == p->cap)
+		return;
+	sl_avax_utxo_id(txid, index, p->ids[p->n]);
+	memcpy(p->txids[p->n], txid, 32);
+	p->at[p->n] = at ? *at : (place){ 0 };
+	p->n++;
+}
+
+/* The places of the prefetch's txIDs not known yet. */
+static sl_err prefetch_places(api_req *r, prefetch *p)
+{
+	for (size_t b = 0; b < p->n;) {
+		/* the next UTXO_BATCH entries whose place is not known */
+		size_t pick[UTXO_BATCH], m = 0;
+		for (; b < p->n && m < UTXO_BATCH; b++)
+			if (!p->at[b].known)
+				pick[m++] = b;
+		if (!m)
+			break;
+		sl_stmt *s = sl_stmt_get(r->db, &q_tx_places);
+		if (!s)
+			return SL_ERR_STORE;
+		for (size_t i = 0; i < UTXO_BATCH; i++) /* a short batch repeats its first txID */
+			sl_bind_blob(s, (int)i, p->txids[pick[i < m ? i : 0]], 32);
+		sl_err e = sl_stmt_query(s);
+		while (!e && sl_stmt_next(s, &e)) {
+			size_t len = 0;
+			const uint8_t *id = sl_col_blob(s, 0, &len);
+			if (len != 32)
+				continue;
+			place at = { true, (uint8_t)sl_col_i64(s, 1), (uint64_t)sl_col_i64(s, 2) };
+			for (size_t i = 0; i < m; i++)
+				if (!memcmp(p->txids[pick[i]], id, 32))
+					p->at[pick[i]] = at;
+		}
+		if (e)
+			return e;
+	}
+	return SL_OK;
+}
+
+/* The keys a UTXO of the prefetch may have: its tx's place, or the genesis's on P and X. */
+static size_t keys_of(const prefetch *p, size_t i, place out[2])
+{
+	if (p->at[i].known) {
+		out[0] = p->at[i];
+		return 1;
+	}
+	out[0] = (place){ true, 0, 0 };
+	out[1] = (place){ true, 1, 0 };
+	return 2;
 }
 
 static sl_err prefetch_run(api_req *r, prefetch *p)
 {
-	for (size_t b = 0; b < p->n; b += UTXO_BATCH) {
-		size_t m = SL_MIN((size_t)UTXO_BATCH, p->n - b);
+	sl_err e = prefetch_places(r, p);
+	if (e)
+		return e;
+	size_t i = 0, k = 0; /* the next entry, and its next key */
+	while (i < p->n) {
 		sl_stmt *s = sl_stmt_get(r->db, &q_utxo_batch);
 		if (!s)
 			return SL_ERR_STORE;
-		for (size_t i = 0; i < UTXO_BATCH; i++) /* a short batch repeats its first id */
-			sl_bind_blob(s, (int)i, p->ids[b + (i < m ? i : 0)], 32);
-		sl_err e = sl_stmt_query(s);
+		size_t from = i, m = 0;
+		place first = { 0 };
+		const uint8_t *first_id = NULL;
+		for (; i < p->n && m < UTXO_BATCH; i++, k = 0) {
+			place ks[2];
+			size_t nk = keys_of(p, i, ks);
+			for (; k < nk && m < UTXO_BATCH; k++, m++) {
+				sl_bind_i64(s, 3 * (int)m, ks[k].chain);
+				sl_bind_i64(s, 3 * (int)m + 1, (int64_t)ks[k].seq);
+				sl_bind_blob(s, 3 * (int)m + 2, p->ids[i], 32);
+				if (!first_id)
+					first = ks[k], first_id = p->ids[i];
+			}
+			if (k < nk)
+				break; /* the rest of this entry's keys go in the next query */
+		}
+		for (; m < UTXO_BATCH; m++) { /* a short batch repeats its first key */
+			sl_bind_i64(s, 3 * (int)m, first.chain);
+			sl_bind_i64(s, 3 * (int)m + 1, (int64_t)first.seq);
+			sl_bind_blob(s, 3 * (int)m + 2, first_id, 32);
+		}
+		e = sl_stmt_query(s);
 		while (!e && sl_stmt_next(s, &e)) {
 			api_utxo u;
 			api_utxo_read(s, 0, &u, r->arena);
-			for (size_t i = b; i < b + m; i++)
-				if (!memcmp(p->ids[i], u.id, 32)) {
-					p->u[i] = u;
-					p->have[i] = true;
+			for (size_t j = from; j <= i && j < p->n; j++)
+				if (!memcmp(p->ids[j], u.id, 32)) {
+					p->u[j] = u;
+					p->have[j] = true;
 				}
 		}
 		if (e)
@@ -152,10 +257,13 @@ static sl_err prefetch_run(api_req *r, prefetch *p)
 	return SL_OK;
 }
 
-/* The UTXO with this id as the store knows its creation; false when it does not (yet). */
-static bool utxo_by_id(api_req *r, prefetch *pf, const uint8_t id[32], api_utxo *u, sl_err *e)
+/* The UTXO (txid, index) as the store knows its creation; false when it does not (yet). */
+static bool utxo_by_id(api_req *r, prefetch *pf, const uint8_t txid[32], uint32_t index, api_utxo *u,
+		       sl_err *e)
 {
 	*e = SL_OK;
+	uint8_t id[32];
+	sl_avax_utxo_id(txid, index, id);
 	for (size_t k = 0; pf && k < pf->n; k++) {
 		size_t i = (pf->next + k) % pf->n;
 		if (!memcmp(pf->ids[i], id, 32)) {
@@ -165,16 +273,41 @@ static bool utxo_by_id(api_req *r, prefetch *pf, const uint8_t id[32], api_utxo 
 			return pf->have[i];
 		}
 	}
-	sl_stmt *s = sl_stmt_get(r->db, &q_utxo);
+	/* not prefetched: the tx's place, then the row (or the genesis's) */
+	place ks[2] = { { true, 0, 0 }, { true, 1, 0 } };
+	size_t nk = 2;
+	sl_stmt *s = sl_stmt_get(r->db, &q_tx_place);
 	if (!s) {
 		*e = SL_ERR_STORE;
 		return false;
 	}
-	sl_bind_blob(s, 0, id, 32);
-	if ((*e = sl_stmt_query(s)) || !sl_stmt_next(s, e))
+	sl_bind_blob(s, 0, txid, 32);
+	if ((*e = sl_stmt_query(s)))
 		return false;
-	api_utxo_read(s, 0, u, r->arena);
-	return true;
+	if (sl_stmt_next(s, e)) {
+		ks[0] = (place){ true, (uint8_t)sl_col_i64(s, 0), (uint64_t)sl_col_i64(s, 1) };
+		nk = 1;
+	}
+	if (*e)
+		return false;
+	for (size_t k = 0; k < nk; k++) {
+		if (!(s = sl_stmt_get(r->db, &q_utxo))) {
+			*e = SL_ERR_STORE;
+			return false;
+		}
+		sl_bind_i64(s, 0, ks[k].chain);
+		sl_bind_i64(s, 1, (int64_t)ks[k].seq);
+		sl_bind_blob(s, 2, id, 32);
+		if ((*e = sl_stmt_query(s)))
+			return false;
+		if (sl_stmt_next(s, e)) {
+			api_utxo_read(s, 0, u, r->arena);
+			return true;
+		}
+		if (*e)
+			return false;
+	}
+	return false;
 }
 
 /* A spent UTXO whose creation the store has not seen (an import whose export's chain lags): what the input says. */
@@ -348,23 +481,19 @@ static void render_utxos(api_req *r, const txrow *t, const flows *f, bool pchain
 		*e = SL_ERR_NOMEM;
 		return;
 	}
-	uint8_t id[32];
 	if (which & CONSUMED) {
 		for (int l = 0; l < 2; l++)
-			for (uint32_t i = 0; i < f->nins[l]; i++) {
-				sl_avax_utxo_id(f->ins[l][i].tx_id, f->ins[l][i].output_index, id);
-				prefetch_add(&pf, id);
-			}
-		for (uint32_t i = 0; i < f->nop_in; i++) {
-			sl_avax_utxo_id(f->op_in[i], sl_be32(f->op_in[i] + 32), id);
-			prefetch_add(&pf, id);
-		}
+			for (uint32_t i = 0; i < f->nins[l]; i++)
+				prefetch_add(&pf, f->ins[l][i].tx_id, f->ins[l][i].output_index, NULL);
+		for (uint32_t i = 0; i < f->nop_in; i++)
+			prefetch_add(&pf, f->op_in[i], sl_be32(f->op_in[i] + 32), NULL);
 	}
-	if (which & EMITTED)
-		for (uint32_t idx = 0, total = outputs_of(f); idx < total; idx++) {
-			sl_avax_utxo_id(t->id, idx, id);
-			prefetch_add(&pf, id);
-		}
+	if (which & EMITTED) {
+		/* the tx's own outputs are keyed by its place */
+		place own = { true, (uint8_t)chain, t->seq };
+		for (uint32_t idx = 0, total = outputs_of(f); idx < total; idx++)
+			prefetch_add(&pf, t->id, idx, &own);
+	}
 	if (!(*e = prefetch_run(r, &pf)))
 		render_utxos_from(r, &pf, t, f, pchain, chain, count, e, creds, ncreds, sighash, reward_of,
 				  which, consumed, emitted);
@@ -383,10 +512,8 @@ static void render_utxos_from(api_req *r, prefetch *pf, const txrow *t, const fl
 		for (int l = 0; l < 2; l++)
 			for (uint32_t i = 0; i < f->nins[l]; i++, in_no++) {
 				const sl_avax_in *in = &f->ins[l][i];
-				uint8_t id[32];
-				sl_avax_utxo_id(in->tx_id, in->output_index, id);
 				api_utxo u;
-				if (!utxo_by_id(r, pf, id, &u, e)) {
+				if (!utxo_by_id(r, pf, in->tx_id, in->output_index, &u, e)) {
 					if (*e)
 						return;
 					utxo_from_input(&u, in, l == 1 && f->in_src >= 0 ? f->in_src : chain,
@@ -403,10 +530,8 @@ static void render_utxos_from(api_req *r, prefetch *pf, const txrow *t, const fl
 				api_utxo_write(r, &u, pchain, cc.cred ? write_credentials : NULL, &cc);
 			}
 		for (uint32_t i = 0; i < f->nop_in; i++, in_no++) {
-			uint8_t id[32];
-			sl_avax_utxo_id(f->op_in[i], sl_be32(f->op_in[i] + 32), id);
 			api_utxo u;
-			if (!utxo_by_id(r, pf, id, &u, e)) {
+			if (!utxo_by_id(r, pf, f->op_in[i], sl_be32(f->op_in[i] + 32), &u, e)) {
 				if (*e)
 					return;
 				continue; /* spent by an operation, made where the store has not looked yet */
@@ -424,10 +549,8 @@ static void render_utxos_from(api_req *r, prefetch *pf, const txrow *t, const fl
 	sl_jw_key(&r->w, "emittedUtxos");
 	sl_jw_arr(&r->w);
 	for (uint32_t idx = 0, total = outputs_of(f); idx < total; idx++) {
-		uint8_t id[32];
-		sl_avax_utxo_id(t->id, idx, id);
 		api_utxo u;
-		if (!utxo_by_id(r, pf, id, &u, e)) {
+		if (!utxo_by_id(r, pf, t->id, idx, &u, e)) {
 			if (*e)
 				return;
 			continue; /* not indexed: nothing trustworthy to show */
@@ -446,22 +569,13 @@ static void render_utxos_from(api_req *r, prefetch *pf, const txrow *t, const fl
 		sl_bind_blob(s, 0, reward_of, 32);
 		if ((*e = sl_stmt_query(s)))
 			return;
-		uint8_t ids[8][32];
-		size_t n = 0;
-		while (n < 8 && sl_stmt_next(s, e)) {
-			size_t len;
-			const uint8_t *p = sl_col_blob(s, 0, &len);
-			if (len == 32)
-				memcpy(ids[n++], p, 32);
-		}
-		for (size_t i = 0; !*e && i < n; i++) {
+		while (sl_stmt_next(s, e)) {
 			api_utxo u;
-			if (utxo_by_id(r, pf, ids[i], &u, e)) {
-				(*count)++;
-				if (emitted)
-					sum_add(emitted, u.asset, u.amount);
-				api_utxo_write(r, &u, pchain, NULL, NULL);
-			}
+			api_utxo_read(s, 0, &u, r->arena);
+			(*count)++;
+			if (emitted)
+				sum_add(emitted, u.asset, u.amount);
+			api_utxo_write(r, &u, pchain, NULL, NULL);
 		}
 		if (*e)
 			return;

@@ -230,6 +230,16 @@ static const sl_sql q_ts_desc_u = Q_LIST(UNSPENT_TS, "(ts, id) < (?, ?) AND cts 
 static const sl_sql q_am_asc_u = Q_LIST(UNSPENT_AM, "(amount, id) > (?, ?) AND cts IS NULL", "amount, id");
 static const sl_sql q_am_desc_u =
 	Q_LIST(UNSPENT_AM, "(amount, id) < (?, ?) AND cts IS NULL", "amount DESC, id DESC");
+/* the same without the index they name, for a store whose indexer has it deferred while it catches
+ * up (store/sql.h): SQLite cannot use an index that is not there, and says so */
+static const sl_sql q_am_asc_u_any = Q_LIST("", "(amount, id) > (?, ?) AND cts IS NULL", "amount, id");
+static const sl_sql q_am_desc_u_any =
+	Q_LIST("", "(amount, id) < (?, ?) AND cts IS NULL", "amount DESC, id DESC");
+
+static const sl_sql *unforced(const sl_sql *q)
+{
+	return q == &q_am_asc_u ? &q_am_asc_u_any : q == &q_am_desc_u ? &q_am_desc_u_any : NULL;
+}
 
 typedef struct item {
 	api_utxo u;
@@ -333,6 +343,8 @@ static int list_utxos(api_req *r)
 				for (int round = 0; sa->n < sa->cap && !sa->done && (sa->n == 0 || round < 4);
 				     round++) {
 					sl_stmt *s = sl_stmt_get(r->db, q);
+					if (!s && unforced(q))
+						s = sl_stmt_get(r->db, q = unforced(q));
 					if (!s)
 						return api_fail_store(r, SL_ERR_STORE);
 					size_t lim = sa->cap - sa->n;
@@ -364,6 +376,12 @@ static int list_utxos(api_req *r)
 						memcpy(sa->after_id, it.u.id, 32);
 						if (passes(&it.u, asset, min))
 							sa->v[sa->n++] = it;
+					}
+					if (e && !rows && unforced(q)) {
+						q = unforced(
+							q); /* the index went since the statement was made */
+						round--;
+						continue;
 					}
 					if (e)
 						return api_fail_store(r, e);

@@ -675,11 +675,13 @@ static uint64_t sample_percent(const obs *ob, int64_t count)
 
 static const sl_sql q_delegators = {
 	"SELECT d.tx, d.weight, u.amount FROM stakers d LEFT JOIN rewards w ON w.staking_tx = d.tx AND w.type = 3 "
-	"LEFT JOIN utxos u ON u.id = w.utxo WHERE d.node = ? AND d.type IN (14, 26) AND d.subnet = ? "
+	"LEFT JOIN utxos u ON u.chain = 0 AND u.pos = d.seq AND u.id = w.utxo WHERE d.node = ? AND d.type IN (14, 26) "
+	"AND d.subnet = ? "
 	"AND d.start_ts >= ? AND d.end_ts <= ? ORDER BY d.tx"
 };
 static const sl_sql q_own_rewards = {
-	"SELECT w.type, u.amount FROM rewards w JOIN utxos u ON u.id = w.utxo WHERE w.staking_tx = ?"
+	"SELECT w.type, u.amount FROM rewards w JOIN stakers s ON s.tx = w.staking_tx "
+	"JOIN utxos u ON u.chain = 0 AND u.pos = s.seq AND u.id = w.utxo WHERE w.staking_tx = ?"
 };
 
 /* A completed validation's delegators (every one within its period) and the rewards paid for it: its

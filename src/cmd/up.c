@@ -36,7 +36,8 @@
 typedef struct up_opts {
 	const char *data_dir, *host, *node, *store, *genesis, *network, *seed, *compat, *keys, *origins;
 	const char *log_level, *log_display_level, *progress, *config_file, *prices;
-	uint64_t http_port, api_port, txs, accounts, validators, start_time, interval_ms, anon_rate;
+	uint64_t http_port, api_port, txs, accounts, validators, start_time, interval_ms, anon_rate,
+		store_cache_mb;
 	bool help, no_evm, genesis_signers;
 } up_opts;
 
@@ -55,6 +56,8 @@ static const sl_opt opts[] = {
 	  "with --node: the network's genesis file (a snowline devnet writes <its data-dir>/devnet-genesis.json)" },
 	{ "store", SL_OPT_STR, O(store), NULL, 0,
 	  "postgres://… for PostgreSQL; else a SQLite file (default <data-dir>/index.db)" },
+	{ "store-cache-mb", SL_OPT_U64, O(store_cache_mb), "0", 65536,
+	  "the indexer's SQLite page cache in MiB (0: a quarter of the memory, 256 to 4096)" },
 	{ "network", SL_OPT_STR, O(network), "fuji", 0,
 	  "whose ids the devnet carries: fuji, mainnet or local (docs/devnet.md)" },
 	{ "devnet-seed", SL_OPT_STR, O(seed), "snowline", 0, "the seed the devnet's history follows from" },
@@ -344,7 +347,8 @@ int cmd_up(int argc, char **argv)
 				 .poll_ms = 100, /* a node of its own, or one it was pointed at: ask often */
 				 .observe_s = SL_INDEX_OBSERVE_S,
 				 .metrics = metrics,
-				 .genesis_file = genesis[0] ? genesis : NULL };
+				 .genesis_file = genesis[0] ? genesis : NULL,
+				 .cache_mb = (unsigned)o.store_cache_mb };
 	/* the node may still be binding its port: try for a while (a node of --node may be starting too) */
 	for (int i = 0; !index.ix && !stop; i++) {
 		index.ix = sl_indexer_new(&ic, err);

@@ -121,6 +121,7 @@ static void add_spend(ix_batch *b, const ix_where *at, const uint8_t *tx, uint32
 	sl_avax_utxo_id(src_tx, src_idx, s->id);
 	s->at = *at;
 	s->tx = tx;
+	s->src_tx = src_tx;
 	s->in = in;
 }
 
@@ -134,6 +135,7 @@ static ix_out *add_out(ix_batch *b, const ix_where *at, const uint8_t *tx, uint3
 	sl_avax_utxo_id(tx, idx, u->id);
 	u->tx = tx;
 	u->idx = idx;
+	u->pos = at->seq;
 	u->dest = dest;
 	u->at = *at;
 	u->asset = asset;

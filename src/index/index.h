@@ -50,6 +50,9 @@ typedef struct sl_indexer_config {
 	const char *genesis_file; /* the network's genesis UTXOs and validators (genesis.c), or NULL */
 	bool dry_run;	    /* fetch and derive every container, open no store, write nothing (a baseline) */
 	unsigned observe_s; /* sample the node's view of its validators this often (observe.h); 0: never */
+	/* the writer's SQLite page cache in MiB (0: a quarter of the machine's memory, 256 to 4096);
+	 * a larger one also gathers more txs into each transaction while catching up (indexer.c) */
+	unsigned cache_mb;
 } sl_indexer_config;
 
 #define SL_INDEX_OBSERVE_S 60 /* the default of observe_s */

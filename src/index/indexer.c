@@ -28,12 +28,27 @@
 #include "util/lock.h"
 #include "util/log.h"
 
-#define IX_QUEUE 3				/* batches a fetcher may derive ahead */
-#define IX_GROUP_MAX (IX_QUEUE * SL_IDX__COUNT) /* batches one transaction may apply */
-#define IX_GROUP_TXS 50000			/* no more batches join a transaction past this many txs */
-#define IX_MAX_RESPONSE (256u << 20)		/* one range answer (hex of up to 1024 containers) */
-#define IX_MAX_BATCH_DATA (96u << 20)		/* their decoded bytes */
-#define IX_HEAD_EVERY_NS (2 * 1000000000ll)	/* how often a fetcher asks for the node's head */
+/*
+ * While catching up, the batches that are ready share one transaction, up to a number of txs: a
+ * commit costs about the pages it rewrites, so fewer, larger ones are faster, as far as the
+ * writer's cache holds the pages a transaction dirties and the memory holds the batches. Both
+ * scale with the writer's cache (--store-cache-mb): IX_MB_PER_QUEUE MiB of it per batch a fetcher
+ * may derive ahead (IX_QUEUE_MIN to IX_QUEUE_MAX; a batch of 1024 containers holds a few MiB),
+ * IX_TXS_PER_MB txs a transaction per MiB (IX_GROUP_MIN to IX_GROUP_MAX_TXS).
+ */
+#define IX_QUEUE_MIN 3
+#define IX_QUEUE_MAX 16
+#define IX_MB_PER_QUEUE 256
+#define IX_GROUP_MAX (IX_QUEUE_MAX * SL_IDX__COUNT) /* batches one transaction may apply */
+#define IX_TXS_PER_MB 50
+#define IX_GROUP_MIN 50000
+#define IX_GROUP_MAX_TXS 200000
+#define IX_CACHE_MIN_MB 256 /* the writer's cache when not set: a quarter of the memory, within these */
+#define IX_CACHE_MAX_MB 4096
+#define IX_MAX_RESPONSE (256u << 20)	    /* one range answer (hex of up to 1024 containers) */
+#define IX_BULK_MIN 50000		    /* containers behind from which the indexes are deferred */
+#define IX_MAX_BATCH_DATA (96u << 20)	    /* their decoded bytes */
+#define IX_HEAD_EVERY_NS (2 * 1000000000ll) /* how often a fetcher asks for the node's head */
 #define IX_RPC_TIMEOUT_MS 60000
 
 typedef struct fetcher {
@@ -46,7 +61,7 @@ typedef struct fetcher {
 	bool has_prev;
 	uint32_t want; /* containers per request (halved when an answer is too large) */
 	/* the queue of derived batches; guarded by ix->lock */
-	ix_batch *queue[IX_QUEUE];
+	ix_batch *queue[IX_QUEUE_MAX];
 	size_t qhead, qlen;
 	/* state shown in progress and metrics */
 	_Atomic uint64_t head;	  /* containers the node has (as last asked) */
@@ -70,6 +85,15 @@ struct sl_indexer {
 	sl_conn *conn; /* the writer's one connection */
 	ix_net net;
 	ix_rules rules;
+	ix_memo memo; /* the writer's memory of UTXOs (memo.h); the writer thread's alone */
+	/* bulk catch-up: whether the store's deferred indexes are dropped (sl_store_defer_indexes),
+	 * to be built once caught up; decided at the first batch (the writer thread's, read by
+	 * sl_indexer_caught_up) */
+	_Atomic bool deferred;
+	bool bulk_decided;
+	unsigned cache_mb;  /* the writer's SQLite cache */
+	size_t qmax;	    /* batches a fetcher may derive ahead */
+	uint64_t group_txs; /* txs one transaction gathers while catching up */
 	char network_name[32];
 	volatile sig_atomic_t *stop;
 	pthread_mutex_t lock; /* guards every fetcher's queue and error */
@@ -523,7 +547,7 @@ static void *fetch_main(void *arg)
 		f->next = b->next;
 		pthread_mutex_lock(&ix->lock);
 		f->error[0] = 0;
-		while (f->qlen == IX_QUEUE && !stopping(ix)) {
+		while (f->qlen == ix->qmax && !stopping(ix)) {
 			struct timespec until;
 			sl_deadline(&until, CLOCK_REALTIME, 100);
 			pthread_cond_timedwait(&ix->changed, &ix->lock, &until);
@@ -534,7 +558,7 @@ static void *fetch_main(void *arg)
 			free(b);
 			break;
 		}
-		f->queue[(f->qhead + f->qlen++) % IX_QUEUE] = b;
+		f->queue[(f->qhead + f->qlen++) % IX_QUEUE_MAX] = b;
 		pthread_cond_broadcast(&ix->changed);
 		pthread_mutex_unlock(&ix->lock);
 	}
@@ -738,7 +762,7 @@ static sl_err apply_genesis(sl_indexer *ix, char err[512])
 	e = ix_genesis_derive(b, json, n, ix->net.hrp, e256);
 	if (e)
 		snprintf(err, 512, "genesis file %s: %s", path, e256);
-	else if ((e = ix_write_genesis(ix->conn, &ix->rules, b, hash)))
+	else if ((e = ix_write_genesis(ix->conn, &ix->rules, &ix->memo, b, hash)))
 		snprintf(err, 512, "store: %s", sl_conn_error(ix->conn));
 	else
 		SL_LOG(ix->log, SL_INFO, "genesis %s applied: %zu UTXOs, %zu validators", path, b->outs.n,
@@ -852,6 +876,17 @@ sl_indexer *sl_indexer_new(const sl_indexer_config *cfg, char err[512])
 		ix->cfg.range = SL_INDEX_MAX_RANGE;
 	if (!ix->cfg.poll_ms)
 		ix->cfg.poll_ms = 250;
+	ix->cache_mb = ix->cfg.cache_mb;
+	if (!ix->cache_mb) {
+		long pages = sysconf(_SC_PHYS_PAGES), size = sysconf(_SC_PAGE_SIZE);
+		uint64_t mb = pages > 0 && size > 0 ? (uint64_t)pages * (uint64_t)size / 4 >> 20 : 0;
+		ix->cache_mb =
+			(unsigned)SL_MIN(SL_MAX(mb, (uint64_t)IX_CACHE_MIN_MB), (uint64_t)IX_CACHE_MAX_MB);
+	}
+	ix->qmax = SL_MIN(SL_MAX(ix->cache_mb / IX_MB_PER_QUEUE, (unsigned)IX_QUEUE_MIN),
+			  (unsigned)IX_QUEUE_MAX);
+	ix->group_txs = SL_MIN(SL_MAX((uint64_t)ix->cache_mb * IX_TXS_PER_MB, (uint64_t)IX_GROUP_MIN),
+			       (uint64_t)IX_GROUP_MAX_TXS);
 	ix->log = sl_log_get("index");
 	ix->started_ns = now_ns();
 	ix->rng = cfg->seed ? cfg->seed : 0x9e3779b97f4a7c15ull;
@@ -885,7 +920,11 @@ sl_indexer *sl_indexer_new(const sl_indexer_config *cfg, char err[512])
 		       ix->network_name, ix->net.network_id);
 		return ix;
 	}
-	sl_db_config dc = { .url = cfg->store_url, .mode = SL_DB_WRITE };
+	if (!ix_memo_init(&ix->memo)) {
+		snprintf(err, 512, "out of memory");
+		goto fail;
+	}
+	sl_db_config dc = { .url = cfg->store_url, .mode = SL_DB_WRITE, .cache_mb = ix->cache_mb };
 	if (!(ix->db = sl_db_open(&dc, e256)) || !(ix->conn = sl_db_acquire(ix->db, 10000, e256))) {
 		snprintf(err, 512, "store %s: %s", cfg->store_url, e256);
 		goto fail;
@@ -909,10 +948,10 @@ uint32_t sl_indexer_network_id(const sl_indexer *ix) { return ix->net.network_id
 
 void sl_indexer_c_chain(const sl_indexer *ix, uint8_t out[32]) { memcpy(out, ix->net.chain_id[2], 32); }
 
-bool sl_indexer_caught_up(const sl_indexer *ix)
+/* Every index's fetcher found nothing new, and the store holds what it fetched before that (its
+ * queue may still hold derived batches when the fetcher first finds nothing). */
+static bool all_applied(const sl_indexer *ix)
 {
-	/* the fetcher found nothing new, and the store holds what it fetched before that (its
-	 * queue may still hold derived batches when the fetcher first finds nothing) */
 	for (int k = 0; k < SL_IDX__COUNT; k++) {
 		const fetcher *f = &ix->f[k];
 		if (atomic_load(&f->failed))
@@ -921,6 +960,55 @@ bool sl_indexer_caught_up(const sl_indexer *ix)
 			return false;
 	}
 	return true;
+}
+
+/* Caught up: all applied, with the deferred indexes built. */
+bool sl_indexer_caught_up(const sl_indexer *ix) { return !atomic_load(&ix->deferred) && all_applied(ix); }
+
+/*
+ * Bulk catch-up (store/sql.h): far behind the node, the store's deferred indexes are dropped and
+ * built once caught up, each with one sort instead of a random insert per row. Decided once, at
+ * the first batch, from how far behind the store is; a store left with its indexes dropped (the
+ * indexer stopped or was killed while catching up) keeps them so if it is still far behind, and
+ * builds them at once otherwise.
+ */
+static sl_err decide_bulk(sl_indexer *ix)
+{
+	ix->bulk_decided = true;
+	uint64_t behind = 0;
+	for (int k = 0; k < SL_IDX__COUNT; k++) {
+		uint64_t head = atomic_load(&ix->f[k].head), at = atomic_load(&ix->f[k].applied);
+		behind += head > at ? head - at : 0;
+	}
+	bool deferred = false;
+	sl_err e = sl_store_indexes_deferred(ix->conn, &deferred);
+	if (e)
+		return e;
+	if (behind >= IX_BULK_MIN) {
+		if (!deferred && (e = sl_store_defer_indexes(ix->conn)))
+			return e;
+		atomic_store(&ix->deferred, true);
+		SL_LOG(ix->log, SL_INFO,
+		       "catching up %llu containers: the indexes %s and %s are built once caught up",
+		       (unsigned long long)behind, sl_deferred_index_names[0], sl_deferred_index_names[1]);
+		return SL_OK;
+	}
+	atomic_store(&ix->deferred, deferred);
+	return SL_OK;
+}
+
+/* Caught up with the deferred indexes dropped: build them (logged, with the time it took). */
+static sl_err build_deferred(sl_indexer *ix)
+{
+	int64_t t0 = now_ns();
+	SL_LOG(ix->log, SL_INFO, "building the indexes %s and %s", sl_deferred_index_names[0],
+	       sl_deferred_index_names[1]);
+	sl_err e = sl_store_build_indexes(ix->conn);
+	if (e)
+		return e;
+	atomic_store(&ix->deferred, false);
+	SL_LOG(ix->log, SL_INFO, "built the indexes in %.1f s", (double)(now_ns() - t0) / 1e9);
+	return SL_OK;
 }
 
 /* The next batch to apply, by the configured order; NULL when none is ready. Caller holds the lock. */
@@ -954,7 +1042,7 @@ static ix_batch *pick(sl_indexer *ix, int *rr)
 		fetcher *f = &ix->f[order[i]];
 		if (f->qlen) {
 			ix_batch *b = f->queue[f->qhead];
-			f->qhead = (f->qhead + 1) % IX_QUEUE;
+			f->qhead = (f->qhead + 1) % IX_QUEUE_MAX;
 			f->qlen--;
 			pthread_cond_broadcast(&ix->changed);
 			return b;
@@ -1025,14 +1113,15 @@ int sl_indexer_run(sl_indexer *ix, volatile sig_atomic_t *stop)
 	sl_http_client *ohc = ix->cfg.observe_s && !ix->cfg.dry_run ? sl_http_client_new() : NULL;
 	bool observe_failed = false, peers_failed = false;
 	bool reported_caught_up = false;
+	int64_t next_build = 0;	 /* when to try building the deferred indexes again after a failure */
 	uint64_t follow_txs = 0; /* txs applied at the last "following" line */
 	while (!stopping(ix)) {
-		/* the ready batches, up to IX_GROUP_TXS txs, in the order pick() gives them: one transaction */
+		/* the ready batches, up to group_txs txs, in the order pick() gives them: one transaction */
 		ix_batch *group[IX_GROUP_MAX];
 		size_t ng = 0;
 		uint64_t gtxs = 0;
 		pthread_mutex_lock(&ix->lock);
-		while (ng < IX_GROUP_MAX && gtxs < IX_GROUP_TXS && (group[ng] = pick(ix, &rr)))
+		while (ng < IX_GROUP_MAX && gtxs < ix->group_txs && (group[ng] = pick(ix, &rr)))
 			gtxs += group[ng++]->txs_total;
 		if (!ng) {
 			struct timespec until;
@@ -1040,11 +1129,16 @@ int sl_indexer_run(sl_indexer *ix, volatile sig_atomic_t *stop)
 			pthread_cond_timedwait(&ix->changed, &ix->lock, &until);
 		}
 		pthread_mutex_unlock(&ix->lock);
+		if (ng && !ix->bulk_decided && !ix->cfg.dry_run && decide_bulk(ix))
+			SL_LOG(ix->log, SL_WARN,
+			       "cannot tell or change whether the store's indexes are deferred: %s",
+			       sl_conn_error(ix->conn));
 		if (ng) {
 			/* a failing write (store away, disk full) is retried: the batches are idempotent */
 			sl_err e = SL_OK;
 			unsigned backoff = 100;
-			while (!ix->cfg.dry_run && (e = ix_write_many(ix->conn, &ix->rules, group, ng)) &&
+			while (!ix->cfg.dry_run &&
+			       (e = ix_write_many(ix->conn, &ix->rules, &ix->memo, group, ng)) &&
 			       !stopping(ix)) {
 				SL_LOG(ix->log, SL_ERROR,
 				       "%s: cannot write batch %llu..%llu%s: %s (%s); retrying",
@@ -1125,6 +1219,13 @@ int sl_indexer_run(sl_indexer *ix, volatile sig_atomic_t *stop)
 				next_progress = now + 60000000000ll;
 			}
 		}
+		if (atomic_load(&ix->deferred) && all_applied(ix) && now_ns() >= next_build &&
+		    build_deferred(ix)) {
+			SL_LOG(ix->log, SL_ERROR,
+			       "cannot build the deferred indexes: %s; trying again in 5 s",
+			       sl_conn_error(ix->conn));
+			next_build = now_ns() + 5000000000ll;
+		}
 		if (!reported_caught_up && sl_indexer_caught_up(ix)) {
 			reported_caught_up = true;
 			if (ix->tty)
@@ -1163,7 +1264,7 @@ void sl_indexer_free(sl_indexer *ix)
 		if (f->started)
 			pthread_join(f->thread, NULL);
 		for (size_t i = 0; i < f->qlen; i++) {
-			ix_batch *b = f->queue[(f->qhead + i) % IX_QUEUE];
+			ix_batch *b = f->queue[(f->qhead + i) % IX_QUEUE_MAX];
 			ix_batch_release(b);
 			free(b);
 		}
@@ -1173,6 +1274,7 @@ void sl_indexer_free(sl_indexer *ix)
 	if (ix->conn)
 		sl_db_release(ix->db, ix->conn);
 	sl_db_close(ix->db);
+	ix_memo_release(&ix->memo);
 	pthread_mutex_destroy(&ix->lock);
 	pthread_cond_destroy(&ix->changed);
 	free(ix);

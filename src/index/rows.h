@@ -66,11 +66,13 @@ typedef struct ix_tx {
 	sl_span bytes; /* with codec version */
 } ix_tx;
 
-/* A UTXO made by a tx. */
+/* A UTXO made by a tx. pos: the seq of the tx its id names (tx): the creating tx's own, but the
+ * staking tx's for the rewards a RewardValidatorTx pays, 0 for the genesis (schema.c v11). */
 typedef struct ix_out {
 	uint8_t id[32];
 	const uint8_t *tx;
 	uint32_t idx;
+	uint64_t pos;
 	uint8_t dest; /* the chain it is spent on */
 	ix_where at;  /* the creating tx */
 	const uint8_t *asset;
@@ -86,11 +88,11 @@ typedef struct ix_out {
 	int reward;
 } ix_out;
 
-/* A UTXO spent by a tx: input `in` of it. */
+/* A UTXO spent by a tx: input `in` of it. src_tx: the tx the UTXO's id names (its txID). */
 typedef struct ix_spend {
 	uint8_t id[32];
 	ix_where at;
-	const uint8_t *tx;
+	const uint8_t *tx, *src_tx;
 	uint32_t in;
 } ix_spend;
 

@@ -31,42 +31,58 @@ static const sl_sql q_block = {
 };
 static const sl_sql q_tx = { "INSERT INTO txs (chain, seq, id, ts, type, height, block, bytes) "
 			     "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (chain, seq) DO NOTHING" };
+/* A UTXO's creation columns (and its consumption's, when an early spend was waiting for it). A
+ * creation applied again (the P-chain read again after a migration) changes only its own. */
+#define OUT_COLS                                                                                                  \
+	"chain, pos, id, tx, idx, dest, asset, amount, otype, locktime, stake_lock, threshold, addrs, group_id, " \
+	"payload, staked, stake_start, stake_end, reward, height, block, ts, seq, ctx, cchain, cheight, cblock, " \
+	"cts, cseq, cin, ctype"
 static const sl_sql q_out = {
-	"INSERT INTO utxos (id, tx, idx, chain, dest, asset, amount, otype, locktime, stake_lock, threshold, addrs, "
-	"group_id, payload, staked, stake_start, stake_end, reward, height, block, ts, seq) "
-	"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET "
-	"tx = excluded.tx, idx = excluded.idx, chain = excluded.chain, dest = excluded.dest, asset = excluded.asset, "
+	"INSERT INTO utxos (" OUT_COLS
+	") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+	"?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (chain, pos, id) DO UPDATE SET "
+	"tx = excluded.tx, idx = excluded.idx, dest = excluded.dest, asset = excluded.asset, "
 	"amount = excluded.amount, otype = excluded.otype, locktime = excluded.locktime, "
 	"stake_lock = excluded.stake_lock, threshold = excluded.threshold, addrs = excluded.addrs, "
 	"group_id = excluded.group_id, payload = excluded.payload, staked = excluded.staked, "
 	"stake_start = excluded.stake_start, stake_end = excluded.stake_end, reward = excluded.reward, "
 	"height = excluded.height, block = excluded.block, ts = excluded.ts, seq = excluded.seq"
 };
+/* An owner's row: the UTXO's columns again, so a page of an address's UTXOs is one range read. */
 static const sl_sql q_out_addr = {
 	"INSERT INTO addr_utxos (chain, addr, ts, id, tx, idx, created, asset, amount, otype, locktime, stake_lock, "
-	"threshold, addrs, group_id, payload, staked, stake_start, stake_end, reward, height, block, seq, unstaked, "
+	"threshold, addrs, group_id, payload, staked, stake_start, stake_end, reward, height, block, seq, "
 	"ctx, cchain, cheight, cblock, cts, cseq, cin) "
-	"SELECT dest, ?, ts, id, tx, idx, chain, asset, amount, otype, locktime, stake_lock, threshold, addrs, "
-	"group_id, payload, staked, stake_start, stake_end, reward, height, block, seq, unstaked, "
-	"ctx, cchain, cheight, cblock, cts, cseq, cin FROM utxos WHERE id = ? ON CONFLICT DO NOTHING"
-};
-static const sl_sql q_out_consumer = {
-	"INSERT INTO addr_txs (chain, addr, seq, ts, type) "
-	"SELECT cchain, ?, cseq, cts, ctype FROM utxos WHERE id = ? AND ctx IS NOT NULL "
+	"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
 	"ON CONFLICT DO NOTHING"
 };
+/* A spend that came before its UTXO was made: it waits here for the creation. */
+static const sl_sql q_early_put = {
+	"INSERT INTO early_spends (id, ctx, cchain, cheight, cblock, cts, cseq, cin, ctype) "
+	"VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO UPDATE SET ctx = excluded.ctx, "
+	"cchain = excluded.cchain, cheight = excluded.cheight, cblock = excluded.cblock, cts = excluded.cts, "
+	"cseq = excluded.cseq, cin = excluded.cin, ctype = excluded.ctype"
+};
+static const sl_sql q_early_take = {
+	"DELETE FROM early_spends WHERE id = ? RETURNING ctx, cchain, cheight, cblock, cts, cseq, cin, ctype"
+};
+static const sl_sql q_early_ids = { "SELECT id FROM early_spends" };
+/* Where a UTXO the writer does not remember is: by the tx its id names, or made by the genesis. */
+static const sl_sql q_locate = {
+	"SELECT u.chain, u.pos, u.dest, u.ts, u.addrs FROM txs t JOIN utxos u ON u.chain = t.chain AND "
+	"u.pos = t.seq AND u.id = ? WHERE t.id = ? UNION ALL "
+	"SELECT chain, pos, dest, ts, addrs FROM utxos WHERE chain IN (0, 1) AND pos = 0 AND id = ?"
+};
+static const sl_sql q_locate_at = {
+	"SELECT dest, ts, addrs FROM utxos WHERE chain = ? AND pos = ? AND id = ?"
+};
 static const sl_sql q_spend = {
-	"INSERT INTO utxos (id, ctx, cchain, cheight, cblock, cts, cseq, cin, ctype) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
-	"ON CONFLICT (id) DO UPDATE SET ctx = excluded.ctx, cchain = excluded.cchain, cheight = excluded.cheight, "
-	"cblock = excluded.cblock, cts = excluded.cts, cseq = excluded.cseq, cin = excluded.cin, ctype = excluded.ctype"
+	"UPDATE utxos SET ctx = ?, cchain = ?, cheight = ?, cblock = ?, cts = ?, cseq = ?, cin = ?, ctype = ? "
+	"WHERE chain = ? AND pos = ? AND id = ?"
 };
 static const sl_sql q_spend_addr = {
-	"UPDATE addr_utxos SET ctx = ?, cchain = ?, cheight = ?, cblock = ?, cts = ?, "
-	"cseq = ?, cin = ? WHERE id = ?"
-};
-static const sl_sql q_spend_consumer = {
-	"INSERT INTO addr_txs (chain, addr, seq, ts, type) "
-	"SELECT ?, addr, ?, ?, ? FROM addr_utxos WHERE id = ? ON CONFLICT DO NOTHING"
+	"UPDATE addr_utxos SET ctx = ?, cchain = ?, cheight = ?, cblock = ?, cts = ?, cseq = ?, cin = ? "
+	"WHERE chain = ? AND addr = ? AND ts = ? AND id = ?"
 };
 static const sl_sql q_act = { "INSERT INTO addr_txs (chain, addr, seq, ts, type) VALUES (?, ?, ?, ?, ?) "
 			      "ON CONFLICT DO NOTHING" };
@@ -86,11 +102,13 @@ static const sl_sql q_stake_end = {
 	"UPDATE stakers SET end_tx = ?, end_ts_actual = ?, committed = ? WHERE tx = ?"
 };
 static const sl_sql q_staker_get = {
-	"SELECT nouts, nstake, type, rewards_owner, delegation_owner FROM stakers "
+	"SELECT nouts, nstake, type, rewards_owner, delegation_owner, seq FROM stakers "
 	"WHERE tx = ?"
 };
-static const sl_sql q_unstake = { "UPDATE utxos SET unstaked = ? WHERE id = ?" };
-static const sl_sql q_unstake_addr = { "UPDATE addr_utxos SET unstaked = ? WHERE id = ?" };
+static const sl_sql q_unstake = { "UPDATE utxos SET unstaked = ? WHERE chain = 0 AND pos = ? AND id = ?" };
+static const sl_sql q_unstake_addr = {
+	"UPDATE addr_utxos SET unstaked = ? WHERE chain = ? AND addr = ? AND ts = ? AND id = ?"
+};
 static const sl_sql q_reward = { "INSERT INTO rewards (staking_tx, utxo, type) VALUES (?, ?, ?) "
 				 "ON CONFLICT DO NOTHING" };
 static const sl_sql q_cursor = {
@@ -156,92 +174,301 @@ static sl_err put_tx(sl_conn *c, const ix_tx *t)
 	return sl_stmt_exec(s);
 }
 
-static sl_err put_out(sl_conn *c, const ix_out *u)
+/* A spend's consumption columns: the spending tx, where it is, and which of its inputs. */
+typedef struct cons {
+	uint8_t tx[32], block[32];
+	uint8_t chain;
+	bool in_block;
+	uint64_t height, seq;
+	int64_t ts;
+	uint32_t in, type;
+} cons;
+
+static void cons_of(cons *k, const ix_spend *p)
 {
-	sl_err e;
+	*k = (cons){ .chain = p->at.chain,
+		     .in_block = p->at.in_block,
+		     .height = p->at.height,
+		     .seq = p->at.seq,
+		     .ts = p->at.ts,
+		     .in = p->in,
+		     .type = p->at.type };
+	memcpy(k->tx, p->tx, 32);
+	if (p->at.in_block)
+		memcpy(k->block, p->at.block, 32);
+}
+
+/* ctx, cchain, cheight, cblock, cts, cseq, cin (and ctype when with_type) at i, NULLs for no k. */
+static void bind_cons(sl_stmt *s, int i, const cons *k, bool with_type)
+{
+	int n = with_type ? 8 : 7;
+	if (!k) {
+		for (int j = 0; j < n; j++)
+			sl_bind_null(s, i + j);
+		return;
+	}
+	sl_bind_blob(s, i, k->tx, 32);
+	sl_bind_i64(s, i + 1, k->chain);
+	if (k->in_block) {
+		sl_bind_i64(s, i + 2, (int64_t)k->height);
+		sl_bind_blob(s, i + 3, k->block, 32);
+	} else {
+		sl_bind_null(s, i + 2);
+		sl_bind_null(s, i + 3);
+	}
+	sl_bind_i64(s, i + 4, k->ts);
+	sl_bind_i64(s, i + 5, (int64_t)k->seq);
+	sl_bind_i64(s, i + 6, k->in);
+	if (with_type)
+		sl_bind_i64(s, i + 7, k->type);
+}
+
+/* The consumer took part in the tx of each owner of what it spent (addr_txs). */
+static sl_err put_consumer(sl_conn *c, ix_memo *m, const cons *k, const uint8_t *addrs, uint32_t naddrs)
+{
+	sl_err e = SL_OK;
+	for (uint32_t i = 0; !e && i < naddrs; i++) {
+		if (ix_memo_act_seen(m, k->chain, addrs + 20 * (size_t)i, k->seq))
+			continue;
+		SL_STMT(c, q_act);
+		sl_bind_i64(s, 0, k->chain);
+		sl_bind_blob(s, 1, addrs + 20 * (size_t)i, 20);
+		sl_bind_i64(s, 2, (int64_t)k->seq);
+		sl_bind_i64(s, 3, k->ts);
+		sl_bind_i64(s, 4, k->type);
+		e = sl_stmt_exec(s);
+	}
+	return e;
+}
+
+/* The spend that waited for this UTXO, if one did: taken out of early_spends into k. */
+static sl_err take_early(sl_conn *c, const ix_memo *m, const uint8_t id[32], cons *k, bool *found)
+{
+	*found = false;
+	if (!ix_memo_early_maybe(m, id))
+		return SL_OK;
+	SL_STMT(c, q_early_take);
+	sl_bind_blob(s, 0, id, 32);
+	sl_err e = sl_stmt_query(s);
+	if (e || !sl_stmt_next(s, &e))
+		return e;
+	size_t n = 0;
+	const uint8_t *tx = sl_col_blob(s, 0, &n);
+	if (n != 32)
+		return sl_conn_fail(c, SL_ERR_INVALID, "an early spend without its tx");
+	*k = (cons){ .chain = (uint8_t)sl_col_i64(s, 1),
+		     .in_block = !sl_col_null(s, 2),
+		     .height = (uint64_t)sl_col_i64(s, 2),
+		     .ts = sl_col_i64(s, 4),
+		     .seq = (uint64_t)sl_col_i64(s, 5),
+		     .in = (uint32_t)sl_col_i64(s, 6),
+		     .type = (uint32_t)sl_col_i64(s, 7) };
+	memcpy(k->tx, tx, 32);
+	if (k->in_block)
+		sl_col_copy(s, 3, k->block, 32);
+	*found = true;
+	/* read to the end: the statement's deletion is done when its rows are */
+	while (sl_stmt_next(s, &e))
+		;
+	return e;
+}
+
+static sl_err put_out(sl_conn *c, ix_memo *m, const ix_out *u)
+{
+	cons early;
+	bool spent = false;
+	sl_err e = take_early(c, m, u->id, &early, &spent);
+	if (e)
+		return e;
+	const cons *k = spent ? &early : NULL;
 	{
 		SL_STMT(c, q_out);
-		sl_bind_blob(s, 0, u->id, 32);
-		sl_bind_blob(s, 1, u->tx, 32);
-		sl_bind_i64(s, 2, u->idx);
-		sl_bind_i64(s, 3, u->at.chain);
-		sl_bind_i64(s, 4, u->dest);
-		sl_bind_blob(s, 5, u->asset, 32);
-		sl_bind_u64be(s, 6, u->amount);
-		sl_bind_i64(s, 7, u->otype);
-		sl_bind_i64(s, 8, (int64_t)u->locktime);
-		sl_bind_i64(s, 9, (int64_t)u->stake_lock);
-		sl_bind_i64(s, 10, u->threshold);
-		sl_bind_blob(s, 11, u->addrs, 20 * (size_t)u->naddrs);
-		sl_bind_i64(s, 12, u->group_id);
-		bind_opt_blob(s, 13, u->payload.len ? u->payload.p : NULL, u->payload.len);
-		sl_bind_i64(s, 14, u->staked);
-		sl_bind_i64(s, 15, (int64_t)u->stake_start);
-		sl_bind_i64(s, 16, (int64_t)u->stake_end);
-		sl_bind_i64(s, 17, u->reward);
-		bind_where_block(s, 18, &u->at);
-		sl_bind_i64(s, 20, u->at.ts);
-		sl_bind_i64(s, 21, (int64_t)u->at.seq);
+		sl_bind_i64(s, 0, u->at.chain);
+		sl_bind_i64(s, 1, (int64_t)u->pos);
+		sl_bind_blob(s, 2, u->id, 32);
+		sl_bind_blob(s, 3, u->tx, 32);
+		sl_bind_i64(s, 4, u->idx);
+		sl_bind_i64(s, 5, u->dest);
+		sl_bind_blob(s, 6, u->asset, 32);
+		sl_bind_u64be(s, 7, u->amount);
+		sl_bind_i64(s, 8, u->otype);
+		sl_bind_i64(s, 9, (int64_t)u->locktime);
+		sl_bind_i64(s, 10, (int64_t)u->stake_lock);
+		sl_bind_i64(s, 11, u->threshold);
+		sl_bind_blob(s, 12, u->addrs, 20 * (size_t)u->naddrs);
+		sl_bind_i64(s, 13, u->group_id);
+		bind_opt_blob(s, 14, u->payload.len ? u->payload.p : NULL, u->payload.len);
+		sl_bind_i64(s, 15, u->staked);
+		sl_bind_i64(s, 16, (int64_t)u->stake_start);
+		sl_bind_i64(s, 17, (int64_t)u->stake_end);
+		sl_bind_i64(s, 18, u->reward);
+		bind_where_block(s, 19, &u->at);
+		sl_bind_i64(s, 21, u->at.ts);
+		sl_bind_i64(s, 22, (int64_t)u->at.seq);
+		bind_cons(s, 23, k, true);
 		if ((e = sl_stmt_exec(s)))
 			return e;
 	}
 	for (uint32_t i = 0; i < u->naddrs; i++) {
-		const uint8_t *addr = u->addrs + 20 * (size_t)i;
 		SL_STMT(c, q_out_addr);
-		sl_bind_blob(s, 0, addr, 20);
-		sl_bind_blob(s, 1, u->id, 32);
+		sl_bind_i64(s, 0, u->dest);
+		sl_bind_blob(s, 1, u->addrs + 20 * (size_t)i, 20);
+		sl_bind_i64(s, 2, u->at.ts);
+		sl_bind_blob(s, 3, u->id, 32);
+		sl_bind_blob(s, 4, u->tx, 32);
+		sl_bind_i64(s, 5, u->idx);
+		sl_bind_i64(s, 6, u->at.chain);
+		sl_bind_blob(s, 7, u->asset, 32);
+		sl_bind_u64be(s, 8, u->amount);
+		sl_bind_i64(s, 9, u->otype);
+		sl_bind_i64(s, 10, (int64_t)u->locktime);
+		sl_bind_i64(s, 11, (int64_t)u->stake_lock);
+		sl_bind_i64(s, 12, u->threshold);
+		sl_bind_blob(s, 13, u->addrs, 20 * (size_t)u->naddrs);
+		sl_bind_i64(s, 14, u->group_id);
+		bind_opt_blob(s, 15, u->payload.len ? u->payload.p : NULL, u->payload.len);
+		sl_bind_i64(s, 16, u->staked);
+		sl_bind_i64(s, 17, (int64_t)u->stake_start);
+		sl_bind_i64(s, 18, (int64_t)u->stake_end);
+		sl_bind_i64(s, 19, u->reward);
+		bind_where_block(s, 20, &u->at);
+		sl_bind_i64(s, 22, (int64_t)u->at.seq);
+		bind_cons(s, 23, k, false);
 		if ((e = sl_stmt_exec(s)))
 			return e;
-		sl_stmt *k = sl_stmt_get(c, &q_out_consumer);
-		if (!k)
-			return SL_ERR_STORE;
-		sl_bind_blob(k, 0, addr, 20);
-		sl_bind_blob(k, 1, u->id, 32);
-		if ((e = sl_stmt_exec(k)))
-			return e;
+	}
+	if (k)
+		return put_consumer(c, m, k, u->addrs, u->naddrs);
+	ix_loc l = {
+		.chain = u->at.chain, .dest = u->dest, .naddrs = u->naddrs, .pos = u->pos, .ts = u->at.ts
+	};
+	if (u->naddrs <= IX_LOC_ADDRS) {
+		if (u->naddrs)
+			memcpy(l.addrs, u->addrs, 20 * (size_t)u->naddrs);
+		ix_memo_put(m, u->id, &l);
 	}
 	return SL_OK;
 }
 
-static sl_err put_spend(sl_conn *c, const ix_spend *p)
+/* Where a UTXO's rows are, with its owners (into the batch's arena when not remembered). */
+typedef struct located {
+	ix_loc loc;
+	const uint8_t *addrs;
+} located;
+
+/* From the memo (taken when spent), else from the store: by the tx its id names, or the genesis. */
+static sl_err locate(sl_conn *c, ix_memo *m, ix_batch *b, const uint8_t id[32], const uint8_t *src_tx,
+		     bool take, located *at, bool *found)
 {
-	sl_err e;
-	{
-		SL_STMT(c, q_spend);
-		sl_bind_blob(s, 0, p->id, 32);
-		sl_bind_blob(s, 1, p->tx, 32);
-		sl_bind_i64(s, 2, p->at.chain);
-		bind_where_block(s, 3, &p->at);
-		sl_bind_i64(s, 5, p->at.ts);
-		sl_bind_i64(s, 6, (int64_t)p->at.seq);
-		sl_bind_i64(s, 7, p->in);
-		sl_bind_i64(s, 8, p->at.type);
-		if ((e = sl_stmt_exec(s)))
-			return e;
+	if ((*found = take ? ix_memo_take(m, id, &at->loc) : ix_memo_peek(m, id, &at->loc))) {
+		at->addrs = at->loc.addrs;
+		return SL_OK;
 	}
-	{
-		SL_STMT(c, q_spend_addr);
-		sl_bind_blob(s, 0, p->tx, 32);
-		sl_bind_i64(s, 1, p->at.chain);
-		bind_where_block(s, 2, &p->at);
-		sl_bind_i64(s, 4, p->at.ts);
-		sl_bind_i64(s, 5, (int64_t)p->at.seq);
-		sl_bind_i64(s, 6, p->in);
-		sl_bind_blob(s, 7, p->id, 32);
-		if ((e = sl_stmt_exec(s)))
-			return e;
-	}
-	SL_STMT(c, q_spend_consumer);
-	sl_bind_i64(s, 0, p->at.chain);
-	sl_bind_i64(s, 1, (int64_t)p->at.seq);
-	sl_bind_i64(s, 2, p->at.ts);
-	sl_bind_i64(s, 3, p->at.type);
-	sl_bind_blob(s, 4, p->id, 32);
-	return sl_stmt_exec(s);
+	SL_STMT(c, q_locate);
+	sl_bind_blob(s, 0, id, 32);
+	sl_bind_blob(s, 1, src_tx, 32);
+	sl_bind_blob(s, 2, id, 32);
+	sl_err e = sl_stmt_query(s);
+	if (e || !sl_stmt_next(s, &e))
+		return e;
+	size_t n = 0;
+	const uint8_t *addrs = sl_col_blob(s, 4, &n);
+	if (n % 20)
+		return sl_conn_fail(c, SL_ERR_INVALID, "a UTXO row whose owners are not 20-byte addresses");
+	uint8_t *copy = n ? sl_arena_alloc(&b->arena, n) : NULL;
+	if (n && !copy)
+		return SL_ERR_NOMEM;
+	if (n)
+		memcpy(copy, addrs, n);
+	at->loc = (ix_loc){ .chain = (uint8_t)sl_col_i64(s, 0),
+			    .pos = (uint64_t)sl_col_i64(s, 1),
+			    .dest = (uint8_t)sl_col_i64(s, 2),
+			    .ts = sl_col_i64(s, 3),
+			    .naddrs = (uint32_t)(n / 20) };
+	at->addrs = copy;
+	*found = true;
+	while (sl_stmt_next(s, &e))
+		;
+	return e;
 }
 
-static sl_err put_act(sl_conn *c, const ix_act *a)
+/* The same for a P-chain UTXO whose place is known (a staking tx's stake), without taking it. */
+static sl_err locate_at(sl_conn *c, ix_memo *m, ix_batch *b, uint64_t pos, const uint8_t id[32], located *at,
+			bool *found)
 {
+	if ((*found = ix_memo_peek(m, id, &at->loc))) {
+		at->addrs = at->loc.addrs;
+		return SL_OK;
+	}
+	SL_STMT(c, q_locate_at);
+	sl_bind_i64(s, 0, IX_P);
+	sl_bind_i64(s, 1, (int64_t)pos);
+	sl_bind_blob(s, 2, id, 32);
+	sl_err e = sl_stmt_query(s);
+	if (e || !sl_stmt_next(s, &e))
+		return e;
+	size_t n = 0;
+	const uint8_t *addrs = sl_col_blob(s, 2, &n);
+	if (n % 20)
+		return sl_conn_fail(c, SL_ERR_INVALID, "a UTXO row whose owners are not 20-byte addresses");
+	uint8_t *copy = n ? sl_arena_alloc(&b->arena, n) : NULL;
+	if (n && !copy)
+		return SL_ERR_NOMEM;
+	if (n)
+		memcpy(copy, addrs, n);
+	at->loc = (ix_loc){ .chain = IX_P,
+			    .pos = pos,
+			    .dest = (uint8_t)sl_col_i64(s, 0),
+			    .ts = sl_col_i64(s, 1),
+			    .naddrs = (uint32_t)(n / 20) };
+	at->addrs = copy;
+	*found = true;
+	return SL_OK;
+}
+
+static sl_err put_spend(sl_conn *c, ix_memo *m, ix_batch *b, const ix_spend *p)
+{
+	cons k;
+	cons_of(&k, p);
+	located at;
+	bool found;
+	sl_err e = locate(c, m, b, p->id, p->src_tx, true, &at, &found);
+	if (e)
+		return e;
+	if (!found) {
+		/* not made yet (its index is behind, or its maker comes later in this batch) */
+		SL_STMT(c, q_early_put);
+		sl_bind_blob(s, 0, p->id, 32);
+		bind_cons(s, 1, &k, true);
+		ix_memo_early_add(m, p->id);
+		return sl_stmt_exec(s);
+	}
+	{
+		SL_STMT(c, q_spend);
+		bind_cons(s, 0, &k, true);
+		sl_bind_i64(s, 8, at.loc.chain);
+		sl_bind_i64(s, 9, (int64_t)at.loc.pos);
+		sl_bind_blob(s, 10, p->id, 32);
+		if ((e = sl_stmt_exec(s)))
+			return e;
+	}
+	for (uint32_t i = 0; i < at.loc.naddrs; i++) {
+		SL_STMT(c, q_spend_addr);
+		bind_cons(s, 0, &k, false);
+		sl_bind_i64(s, 7, at.loc.dest);
+		sl_bind_blob(s, 8, at.addrs + 20 * (size_t)i, 20);
+		sl_bind_i64(s, 9, at.loc.ts);
+		sl_bind_blob(s, 10, p->id, 32);
+		if ((e = sl_stmt_exec(s)))
+			return e;
+	}
+	return put_consumer(c, m, &k, at.addrs, at.loc.naddrs);
+}
+
+static sl_err put_act(sl_conn *c, ix_memo *m, const ix_act *a)
+{
+	if (ix_memo_act_seen(m, a->space, a->addr, a->seq))
+		return SL_OK;
 	SL_STMT(c, q_act);
 	sl_bind_i64(s, 0, a->space);
 	sl_bind_blob(s, 1, a->addr, 20);
@@ -341,7 +568,7 @@ static bool same_owner(const sl_owners *o, const uint8_t *blob, size_t n)
 }
 
 /* A staking period ended: stake back (unstaked at the RewardValidatorTx's time), rewards paid. */
-static sl_err put_stake_end(sl_conn *c, ix_batch *b, const ix_stake_end *x)
+static sl_err put_stake_end(sl_conn *c, ix_memo *m, ix_batch *b, const ix_stake_end *x)
 {
 	sl_err e;
 	{
@@ -365,6 +592,8 @@ static sl_err put_stake_end(sl_conn *c, ix_batch *b, const ix_stake_end *x)
 					"a RewardValidatorTx for a staking tx never indexed");
 	uint32_t nouts = (uint32_t)sl_col_i64(k, 0), nstake = (uint32_t)sl_col_i64(k, 1);
 	uint32_t type = (uint32_t)sl_col_i64(k, 2);
+	/* the staking tx's place: its stake's rows, and its rewards', are keyed by it */
+	uint64_t pos = (uint64_t)sl_col_i64(k, 5);
 	size_t rlen = 0, dlen = 0;
 	const uint8_t *r = sl_col_blob(k, 3, &rlen), *d = sl_col_blob(k, 4, &dlen);
 	/* copy the owners: the row's memory goes with the next statement */
@@ -379,14 +608,28 @@ static sl_err put_stake_end(sl_conn *c, ix_batch *b, const ix_stake_end *x)
 	for (uint32_t i = 0; i < nstake; i++) {
 		uint8_t id[32];
 		sl_avax_utxo_id(x->staking_tx, nouts + i, id);
-		const sl_sql *qs[2] = { &q_unstake, &q_unstake_addr };
-		for (int q = 0; q < 2; q++) {
-			sl_stmt *u = sl_stmt_get(c, qs[q]);
-			if (!u)
-				return SL_ERR_STORE;
-			sl_bind_i64(u, 0, x->at.ts);
-			sl_bind_blob(u, 1, id, 32);
-			if ((e = sl_stmt_exec(u)))
+		located at;
+		bool found;
+		if ((e = locate_at(c, m, b, pos, id, &at, &found)))
+			return e;
+		if (!found)
+			continue; /* a stake output the store never saw made: nothing to return */
+		{
+			SL_STMT(c, q_unstake);
+			sl_bind_i64(s, 0, x->at.ts);
+			sl_bind_i64(s, 1, (int64_t)pos);
+			sl_bind_blob(s, 2, id, 32);
+			if ((e = sl_stmt_exec(s)))
+				return e;
+		}
+		for (uint32_t a = 0; a < at.loc.naddrs; a++) {
+			SL_STMT(c, q_unstake_addr);
+			sl_bind_i64(s, 0, x->at.ts);
+			sl_bind_i64(s, 1, at.loc.dest);
+			sl_bind_blob(s, 2, at.addrs + 20 * (size_t)a, 20);
+			sl_bind_i64(s, 3, at.loc.ts);
+			sl_bind_blob(s, 4, id, 32);
+			if ((e = sl_stmt_exec(s)))
 				return e;
 		}
 	}
@@ -422,13 +665,14 @@ static sl_err put_stake_end(sl_conn *c, ix_batch *b, const ix_stake_end *x)
 			     .threshold = u.out.owners.threshold,
 			     .naddrs = u.out.owners.naddrs,
 			     .addrs = u.out.owners.addrs,
-			     .reward = kind };
+			     .reward = kind,
+			     .pos = pos };
 		sl_avax_utxo_id(u.tx_id, u.output_index, o.id);
-		if ((e = put_out(c, &o)))
+		if ((e = put_out(c, m, &o)))
 			return e;
 		for (uint32_t a = 0; a < o.naddrs; a++) {
 			ix_act act = { 0, o.addrs + 20 * (size_t)a, x->at.seq, x->at.ts, x->at.type };
-			if ((e = put_act(c, &act)))
+			if ((e = put_act(c, m, &act)))
 				return e;
 		}
 		SL_STMT(c, q_reward);
@@ -733,8 +977,8 @@ static sl_err advance_time(sl_conn *c, ix_batch *b, const ix_rules *r, pstate *p
 /* The remaining balance of a validator going away goes back to its owner, as a UTXO at the
  * removing tx's first index after its outputs (avalanchego's SetL1ValidatorWeightTx with
  * weight 0 and DisableL1ValidatorTx). */
-static sl_err refund(sl_conn *c, ix_batch *b, const ix_rules *r, const ix_pevent *v, uint64_t amount,
-		     const uint8_t *owner, size_t olen)
+static sl_err refund(sl_conn *c, ix_memo *m, ix_batch *b, const ix_rules *r, const ix_pevent *v,
+		     uint64_t amount, const uint8_t *owner, size_t olen)
 {
 	if (!amount || olen < 12 || (olen - 12) % 20)
 		return SL_OK;
@@ -745,6 +989,7 @@ static sl_err refund(sl_conn *c, ix_batch *b, const ix_rules *r, const ix_pevent
 		memcpy(addrs, owner + 12, olen - 12);
 	ix_out o = { .tx = v->tx,
 		     .idx = v->nouts,
+		     .pos = v->at.seq,
 		     .dest = IX_P,
 		     .at = v->at,
 		     .asset = r->avax,
@@ -754,10 +999,10 @@ static sl_err refund(sl_conn *c, ix_batch *b, const ix_rules *r, const ix_pevent
 		     .naddrs = (uint32_t)((olen - 12) / 20),
 		     .addrs = addrs };
 	sl_avax_utxo_id(v->tx, v->nouts, o.id);
-	sl_err e = put_out(c, &o);
+	sl_err e = put_out(c, m, &o);
 	for (uint32_t a = 0; !e && a < o.naddrs; a++) {
 		ix_act act = { IX_P, o.addrs + 20 * (size_t)a, v->at.seq, v->at.ts, v->at.type };
-		e = put_act(c, &act);
+		e = put_act(c, m, &act);
 	}
 	return e;
 }
@@ -823,7 +1068,8 @@ static sl_err put_l1_add(sl_conn *c, const ix_rules *r, pstate *ps, const ix_pev
 /* The smallest nonce a later weight message may carry (kept within the column's range). */
 static int64_t next_nonce(uint64_t nonce) { return nonce >= INT64_MAX ? INT64_MAX : (int64_t)nonce + 1; }
 
-static sl_err put_l1_change(sl_conn *c, ix_batch *b, const ix_rules *r, pstate *ps, const ix_pevent *v)
+static sl_err put_l1_change(sl_conn *c, ix_memo *m, ix_batch *b, const ix_rules *r, pstate *ps,
+			    const ix_pevent *v)
 {
 	uint64_t end = 0;
 	uint8_t *owner = NULL;
@@ -867,7 +1113,7 @@ static sl_err put_l1_change(sl_conn *c, ix_batch *b, const ix_rules *r, pstate *
 		}
 		if (active)
 			ps->active--;
-		return refund(c, b, r, v, left, owner, olen);
+		return refund(c, m, b, r, v, left, owner, olen);
 	case IX_PE_L1_BALANCE: {
 		/* an inactive validator starts again from the fees accrued now */
 		uint64_t base = active ? end : ps->fees;
@@ -896,13 +1142,14 @@ static sl_err put_l1_change(sl_conn *c, ix_batch *b, const ix_rules *r, pstate *
 		sl_bind_blob(s, 1, v->id, 32);
 		if ((e = sl_stmt_exec(s)))
 			return e;
-		return refund(c, b, r, v, left, owner, olen);
+		return refund(c, m, b, r, v, left, owner, olen);
 	}
 	default: return SL_OK;
 	}
 }
 
-static sl_err put_pevent(sl_conn *c, ix_batch *b, const ix_rules *r, pstate *ps, const ix_pevent *v)
+static sl_err put_pevent(sl_conn *c, ix_memo *m, ix_batch *b, const ix_rules *r, pstate *ps,
+			 const ix_pevent *v)
 {
 	sl_err e = pstate_load(c, ps, v->at.height);
 	if (e)
@@ -1012,7 +1259,7 @@ static sl_err put_pevent(sl_conn *c, ix_batch *b, const ix_rules *r, pstate *ps,
 		return sl_stmt_exec(s);
 	}
 	case IX_PE_L1_ADD: return put_l1_add(c, r, ps, v);
-	default: return put_l1_change(c, b, r, ps, v);
+	default: return put_l1_change(c, m, b, r, ps, v);
 	}
 }
 
@@ -1027,19 +1274,20 @@ static sl_err put_l1_tx(sl_conn *c, const ix_l1_tx *l)
 }
 
 /* Every row of a batch, inside the caller's transaction. */
-static sl_err put_rows(sl_conn *c, const ix_rules *r, pstate *ps, ix_batch *b)
+static sl_err put_rows(sl_conn *c, const ix_rules *r, ix_memo *m, pstate *ps, ix_batch *b)
 {
 	sl_err e = SL_OK;
+	ix_memo_acts_clear(m);
 	for (size_t i = 0; !e && i < b->blocks.n; i++)
 		e = put_block(c, &b->blocks.v[i]);
 	for (size_t i = 0; !e && i < b->txs.n; i++)
 		e = put_tx(c, &b->txs.v[i]);
 	for (size_t i = 0; !e && i < b->outs.n; i++)
-		e = put_out(c, &b->outs.v[i]);
+		e = put_out(c, m, &b->outs.v[i]);
 	for (size_t i = 0; !e && i < b->spends.n; i++)
-		e = put_spend(c, &b->spends.v[i]);
+		e = put_spend(c, m, b, &b->spends.v[i]);
 	for (size_t i = 0; !e && i < b->acts.n; i++)
-		e = put_act(c, &b->acts.v[i]);
+		e = put_act(c, m, &b->acts.v[i]);
 	for (size_t i = 0; !e && i < b->vertices.n; i++)
 		e = put_vertex(c, &b->vertices.v[i]);
 	for (size_t i = 0; !e && i < b->assets.n; i++)
@@ -1049,19 +1297,52 @@ static sl_err put_rows(sl_conn *c, const ix_rules *r, pstate *ps, ix_batch *b)
 	for (size_t i = 0; !e && i < b->stakers.n; i++)
 		e = put_staker(c, &b->stakers.v[i]);
 	for (size_t i = 0; !e && i < b->stake_ends.n; i++)
-		e = put_stake_end(c, b, &b->stake_ends.v[i]);
+		e = put_stake_end(c, m, b, &b->stake_ends.v[i]);
 	/* an L1 validator tx's row first: applying it writes its effect there */
 	for (size_t i = 0; !e && i < b->l1_txs.n; i++)
 		e = put_l1_tx(c, &b->l1_txs.v[i]);
 	for (size_t i = 0; !e && i < b->pevents.n; i++)
-		e = put_pevent(c, b, r, ps, &b->pevents.v[i]);
+		e = put_pevent(c, m, b, r, ps, &b->pevents.v[i]);
 	return e;
 }
 
-sl_err ix_write_many(sl_conn *c, const ix_rules *r, ix_batch *const *v, size_t n)
+/* The early-spend filter from the table (at the first write, after a rollback, or once full). */
+static sl_err load_early(sl_conn *c, ix_memo *m)
+{
+	if (m->early_loaded)
+		return SL_OK;
+	ix_memo_early_reset(m);
+	SL_STMT(c, q_early_ids);
+	sl_err e = sl_stmt_query(s);
+	while (!e && sl_stmt_next(s, &e)) {
+		size_t n = 0;
+		const uint8_t *id = sl_col_blob(s, 0, &n);
+		if (n == 32)
+			ix_memo_early_add(m, id);
+	}
+	if (!e) {
+		m->early_loaded = true;
+		m->early_adds = 0;
+	}
+	return e;
+}
+
+/* Commit, or roll back and forget what the memo learnt in the transaction. */
+static sl_err finish(sl_conn *c, ix_memo *m, sl_err e)
+{
+	if (!e && !(e = sl_conn_commit(c)))
+		return SL_OK;
+	sl_conn_rollback(c);
+	ix_memo_forget(m);
+	return e;
+}
+
+sl_err ix_write_many(sl_conn *c, const ix_rules *r, ix_memo *m, ix_batch *const *v, size_t n)
 {
 	pstate ps = { 0 };
 	sl_err e = sl_conn_begin(c);
+	if (!e)
+		e = load_early(c, m);
 	for (size_t i = 0; !e && i < n; i++) {
 		ix_batch *b = v[i];
 		/* the P-chain from its start (a new store, or one a migration reads again): the validator
@@ -1069,7 +1350,7 @@ sl_err ix_write_many(sl_conn *c, const ix_rules *r, ix_batch *const *v, size_t n
 		if (b->kind == SL_IDX_P_BLOCK && b->first == 0)
 			e = ix_vset_restart(c);
 		if (!e)
-			e = put_rows(c, r, &ps, b);
+			e = put_rows(c, r, m, &ps, b);
 		if (!e) {
 			sl_stmt *s = sl_stmt_get(c, &q_cursor);
 			if (!s)
@@ -1082,13 +1363,8 @@ sl_err ix_write_many(sl_conn *c, const ix_rules *r, ix_batch *const *v, size_t n
 			}
 		}
 	}
-	if (!e)
-		return sl_conn_commit(c);
-	sl_conn_rollback(c);
-	return e;
+	return finish(c, m, e);
 }
-
-sl_err ix_write(sl_conn *c, const ix_rules *r, ix_batch *b) { return ix_write_many(c, r, &b, 1); }
 
 static const sl_sql q_genesis = { "INSERT INTO meta (key, value) VALUES ('genesis', ?)" };
 
@@ -1115,12 +1391,14 @@ static sl_err genesis_supply(sl_conn *c, const ix_rules *r, ix_batch *b)
 	return sl_stmt_exec(s);
 }
 
-sl_err ix_write_genesis(sl_conn *c, const ix_rules *r, ix_batch *b, const uint8_t hash[32])
+sl_err ix_write_genesis(sl_conn *c, const ix_rules *r, ix_memo *m, ix_batch *b, const uint8_t hash[32])
 {
 	pstate ps = { 0 };
 	sl_err e = sl_conn_begin(c);
 	if (!e)
-		e = put_rows(c, r, &ps, b);
+		e = load_early(c, m);
+	if (!e)
+		e = put_rows(c, r, m, &ps, b);
 	if (!e)
 		e = genesis_supply(c, r, b);
 	if (!e) {
@@ -1132,8 +1410,5 @@ sl_err ix_write_genesis(sl_conn *c, const ix_rules *r, ix_batch *b, const uint8_
 			e = sl_stmt_exec(s);
 		}
 	}
-	if (!e)
-		return sl_conn_commit(c);
-	sl_conn_rollback(c);
-	return e;
+	return finish(c, m, e);
 }

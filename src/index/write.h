@@ -8,6 +8,7 @@
 #define SL_INDEX_WRITE_H
 
 #include "codec/l1.h"
+#include "index/memo.h"
 #include "index/rows.h"
 #include "store/sql.h"
 
@@ -19,13 +20,16 @@ typedef struct ix_rules {
 	int64_t etna; /* when fees start to accrue; 0: unknown (from the first L1 validator on) */
 } ix_rules;
 
-/* Apply b and set its index's cursor to b->next; all or nothing. sl_conn_error(c) says why. */
-SL_MUST_USE sl_err ix_write(sl_conn *c, const ix_rules *r, ix_batch *b);
-/* The same for n batches in one transaction, in their order (each with its cursor): fewer,
- * larger commits while catching up, where most of a commit's cost is the pages it rewrites. */
-SL_MUST_USE sl_err ix_write_many(sl_conn *c, const ix_rules *r, ix_batch *const *v, size_t n);
+/*
+ * Apply n batches in one transaction, in their order, each with its index's cursor (b->next):
+ * all or nothing; sl_conn_error(c) says why. Fewer, larger commits while catching up, where
+ * most of a commit's cost is the pages it rewrites. m: the writer's memory of UTXOs (memo.h),
+ * the same one for every write to this store; forgotten when a write fails.
+ */
+SL_MUST_USE sl_err ix_write_many(sl_conn *c, const ix_rules *r, ix_memo *m, ix_batch *const *v, size_t n);
 /* The rows of a genesis batch and the genesis file's hash (meta 'genesis'), in one transaction;
  * the cursors stay as they are. */
-SL_MUST_USE sl_err ix_write_genesis(sl_conn *c, const ix_rules *r, ix_batch *b, const uint8_t hash[32]);
+SL_MUST_USE sl_err ix_write_genesis(sl_conn *c, const ix_rules *r, ix_memo *m, ix_batch *b,
+				    const uint8_t hash[32]);
 
 #endif

@@ -3,9 +3,11 @@
  *
  * The tables and their columns come from the schema's DDL (sl_migrations),
  * parsed once: CREATE TABLE gives a table's columns, declared types and
- * primary key; CREATE [UNIQUE] INDEX and DROP INDEX change nothing it dumps;
- * ALTER TABLE … ADD [COLUMN] adds a column. Any other statement makes the
- * dump fail, so the dump never silently misses what a new migration makes.
+ * primary key; DROP TABLE forgets one and ALTER TABLE … RENAME TO renames
+ * it; ALTER TABLE … ADD [COLUMN] adds a column; CREATE [UNIQUE] INDEX, DROP
+ * INDEX, UPDATE and INSERT change nothing it dumps. Any other statement
+ * makes the dump fail, so the dump never silently misses what a new
+ * migration makes.
  *
  * Rows are read in pages of DUMP_PAGE by their primary key (keyset: WHERE
  * (k1, k2) > (last) ORDER BY k1, k2), which both backends serve from the
@@ -252,10 +254,30 @@ static bool parse_alter_table(const char *p)
 {
 	char name[DUMP_NAME];
 	dtable *t;
-	if (!word(&p, name, sizeof name) || !(t = find_table(name)) || !kw(&p, "ADD"))
+	if (!word(&p, name, sizeof name) || !(t = find_table(name)))
+		return false;
+	if (kw(&p, "RENAME")) {
+		if (!kw(&p, "TO") || !word(&p, name, sizeof name) || find_table(name) || *ws(p))
+			return false;
+		memcpy(t->name, name, sizeof t->name);
+		return true;
+	}
+	if (!kw(&p, "ADD"))
 		return false;
 	(void)kw(&p, "COLUMN");
 	return add_column(t, p);
+}
+
+static bool parse_drop_table(const char *p)
+{
+	char name[DUMP_NAME];
+	dtable *t;
+	if (!word(&p, name, sizeof name) || !(t = find_table(name)) || *ws(p))
+		return false;
+	int at = (int)(t - tables);
+	memmove(&tables[at], &tables[at + 1], (size_t)(ntables - at - 1) * sizeof tables[0]);
+	ntables--;
+	return true;
 }
 
 static bool parse_ddl(const char *d)
@@ -268,10 +290,14 @@ static bool parse_ddl(const char *d)
 		return kw(&p, "INDEX");
 	}
 	p = d;
-	if (kw(&p, "DROP"))
+	if (kw(&p, "DROP")) {
+		if (kw(&p, "TABLE"))
+			return parse_drop_table(p);
 		return kw(&p, "INDEX");
+	}
 	p = d;
-	if (kw(&p, "UPDATE")) /* rows, not a table's shape (v3 makes the P-chain be read again) */
+	/* rows, not a table's shape (v3 makes the P-chain be read again; v11 copies utxos) */
+	if (kw(&p, "UPDATE") || kw(&p, "INSERT"))
 		return true;
 	p = d;
 	return kw(&p, "ALTER") && kw(&p, "TABLE") && parse_alter_table(p);

@@ -396,9 +396,110 @@ static const char *const v10[] = {
 	NULL,
 };
 
+/*
+ * Version 11: UTXOs keyed by where their tx is, not by their hash. A UTXO's id is a hash, so
+ * `utxos` keyed by it took every new UTXO and every spend at a random place in a table of
+ * millions of rows: once the table outgrew the writer's cache, each batch rewrote most of its
+ * pages (the indexer slowed from ~10k to ~3k txs/s by 2M txs). Now its key is (chain, pos, id):
+ * the chain and the seq of the tx its id names (its txID), 0 for a genesis UTXO (whose txID names
+ * no tx of the store) — so a tx's outputs are appended together, the outputs of a staking tx
+ * (its stake, and the rewards its RewardValidatorTx pays, whose txID is the staking tx's) sit
+ * with it, and a spend, which names its UTXO by txID and index, finds the row through txs_id. A
+ * spend applied before its UTXO is made (another index is behind) waits in early_spends, keyed
+ * by the UTXO's id, until the creation takes it. addr_utxos' index by id goes: a spend updates
+ * an owner's row by its key (the writer knows its owners and time from the UTXO).
+ */
+static const char *const v11[] = {
+	"CREATE TABLE utxos_v11 (chain {int} NOT NULL, pos {int} NOT NULL, id {blob} NOT NULL, tx {blob}, "
+	"idx {int}, dest {int}, asset {blob}, amount {blob}, otype {int}, locktime {int}, stake_lock {int}, "
+	"threshold {int}, addrs {blob}, group_id {int}, payload {blob}, staked {int}, stake_start {int}, "
+	"stake_end {int}, reward {int}, height {int}, block {blob}, ts {int}, seq {int}, unstaked {int}, "
+	"ctx {blob}, cchain {int}, cheight {int}, cblock {blob}, cts {int}, cseq {int}, cin {int}, ctype {int}, "
+	"PRIMARY KEY (chain, pos, id)) {without_rowid}",
+	"INSERT INTO utxos_v11 (chain, pos, id, tx, idx, dest, asset, amount, otype, locktime, stake_lock, "
+	"threshold, addrs, group_id, payload, staked, stake_start, stake_end, reward, height, block, ts, seq, "
+	"unstaked, ctx, cchain, cheight, cblock, cts, cseq, cin, ctype) "
+	"SELECT u.chain, COALESCE(t.seq, 0), u.id, u.tx, u.idx, u.dest, u.asset, u.amount, u.otype, u.locktime, "
+	"u.stake_lock, u.threshold, u.addrs, u.group_id, u.payload, u.staked, u.stake_start, u.stake_end, u.reward, "
+	"u.height, u.block, u.ts, u.seq, u.unstaked, u.ctx, u.cchain, u.cheight, u.cblock, u.cts, u.cseq, u.cin, "
+	"u.ctype FROM utxos u LEFT JOIN txs t ON t.id = u.tx AND t.chain = u.chain WHERE u.tx IS NOT NULL",
+	"CREATE TABLE early_spends (id {blob} PRIMARY KEY, ctx {blob} NOT NULL, cchain {int} NOT NULL, "
+	"cheight {int}, cblock {blob}, cts {int} NOT NULL, cseq {int} NOT NULL, cin {int} NOT NULL, "
+	"ctype {int} NOT NULL) {without_rowid}",
+	"INSERT INTO early_spends (id, ctx, cchain, cheight, cblock, cts, cseq, cin, ctype) "
+	"SELECT id, ctx, cchain, cheight, cblock, cts, cseq, cin, ctype FROM utxos WHERE tx IS NULL",
+	"DROP TABLE utxos",
+	"ALTER TABLE utxos_v11 RENAME TO utxos",
+	"DROP INDEX addr_utxos_id",
+	NULL,
+};
+
+/*
+ * The indexes a bulk catch-up builds at its end (sql.h): an address's UTXOs by amount, all of
+ * them and the unspent ones. Each holds an address's rows in amount order, so every new UTXO
+ * lands at a random place of a B-tree as big as the UTXO set: row by row they were about a third
+ * of the indexer's time on a store of millions of UTXOs (most of it rewriting pages at each
+ * commit), and built from the table each costs one sort. The DDL is the same as their migrations'.
+ */
+static const struct {
+	const char *name, *create;
+} deferred[] = {
+	{ "addr_utxos_amount",
+	  "CREATE INDEX IF NOT EXISTS addr_utxos_amount ON addr_utxos (chain, addr, amount, id)" },
+	{ "addr_utxos_unspent_amount", "CREATE INDEX IF NOT EXISTS addr_utxos_unspent_amount ON addr_utxos "
+				       "(chain, addr, amount, id) WHERE cts IS NULL" },
+};
+const char *const sl_deferred_index_names[] = { "addr_utxos_amount", "addr_utxos_unspent_amount", NULL };
+
+static const sl_sql q_deferred_put = { "INSERT INTO meta (key, value) VALUES ('deferred_indexes', ?) "
+				       "ON CONFLICT (key) DO NOTHING" };
+static const sl_sql q_deferred_del = { "DELETE FROM meta WHERE key = 'deferred_indexes'" };
+static const sl_sql q_deferred_get = { "SELECT count(*) FROM meta WHERE key = 'deferred_indexes'" };
+
+static sl_err in_tx(sl_conn *c, bool build)
+{
+	sl_err e = sl_conn_begin(c);
+	char sql[256];
+	for (size_t i = 0; !e && i < SL_ARRAY_LEN(deferred); i++) {
+		if (!build)
+			snprintf(sql, sizeof sql, "DROP INDEX IF EXISTS %s", deferred[i].name);
+		e = sl_conn_exec_raw(c, build ? deferred[i].create : sql);
+	}
+	if (!e) {
+		static const uint8_t one[1] = { 1 };
+		sl_stmt *s = sl_stmt_get(c, build ? &q_deferred_del : &q_deferred_put);
+		if (!s)
+			e = SL_ERR_STORE;
+		else {
+			if (!build)
+				sl_bind_blob(s, 0, one, 1);
+			e = sl_stmt_exec(s);
+		}
+	}
+	if (!e)
+		return sl_conn_commit(c);
+	sl_conn_rollback(c);
+	return e;
+}
+
+sl_err sl_store_defer_indexes(sl_conn *c) { return in_tx(c, false); }
+sl_err sl_store_build_indexes(sl_conn *c) { return in_tx(c, true); }
+
+sl_err sl_store_indexes_deferred(sl_conn *c, bool *yes)
+{
+	*yes = false;
+	SL_STMT(c, q_deferred_get);
+	sl_err e = sl_stmt_query(s);
+	if (!e && sl_stmt_next(s, &e))
+		*yes = sl_col_i64(s, 0) > 0;
+	while (!e && sl_stmt_next(s, &e))
+		;
+	return e;
+}
+
 const sl_migration sl_migrations[] = {
-	{ 1, v1 }, { 2, v2 }, { 3, v3 }, { 4, v4 }, { 5, v5 },
-	{ 6, v6 }, { 7, v7 }, { 8, v8 }, { 9, v9 }, { 10, v10 },
+	{ 1, v1 }, { 2, v2 }, { 3, v3 }, { 4, v4 },   { 5, v5 },   { 6, v6 },
+	{ 7, v7 }, { 8, v8 }, { 9, v9 }, { 10, v10 }, { 11, v11 },
 };
 const size_t sl_nmigrations = SL_ARRAY_LEN(sl_migrations);
 
@@ -455,8 +556,10 @@ static sl_err read_version(sl_conn *c, int *version)
 	return e;
 }
 
-sl_err sl_schema_apply(sl_conn *c, sl_db_mode mode, int *version)
+sl_err sl_schema_apply(sl_conn *c, sl_db_mode mode, int upto, int *version)
 {
+	if (upto <= 0 || upto > SL_SCHEMA_VERSION)
+		upto = SL_SCHEMA_VERSION;
 	const char *be = sl_conn_backend(c);
 	if (mode != SL_DB_WRITE) {
 		/* A reader (or a loader of prices) needs the schema this build knows; the indexer makes it. */
@@ -489,7 +592,7 @@ sl_err sl_schema_apply(sl_conn *c, sl_db_mode mode, int *version)
 	sl_buf ddl;
 	sl_buf_init(&ddl, 1u << 16);
 	for (size_t m = 0; !e && m < sl_nmigrations; m++) {
-		if (sl_migrations[m].version <= *version)
+		if (sl_migrations[m].version <= *version || sl_migrations[m].version > upto)
 			continue;
 		for (const char *const *d = sl_migrations[m].ddl; !e && *d; d++) {
 			sl_buf_reset(&ddl);

@@ -122,7 +122,7 @@ sl_db *sl_db_open(const sl_db_config *cfg, char err[256])
 		return NULL;
 	}
 	db->nopen = 1;
-	if (sl_schema_apply(c, cfg->mode, &db->version)) {
+	if (sl_schema_apply(c, cfg->mode, cfg->schema_upto, &db->version)) {
 		snprintf(err, 256, "%s", c->error);
 		conn_close(c);
 		db->nopen = 0;

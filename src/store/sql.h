@@ -72,6 +72,8 @@ typedef struct sl_db_config {
 	sl_db_mode mode;
 	unsigned pool_size; /* connections at most (0: 8) */
 	unsigned cache_mb;  /* SQLite page cache per connection (0: 256 MiB for the writer, 64 for readers) */
+	int schema_upto;    /* SL_DB_WRITE: migrate to this version only (0: the current one); an
+			     * older one makes the stores a migration's test starts from */
 } sl_db_config;
 
 /* Open a store; NULL with the reason in err. In SL_DB_WRITE mode the schema is made current. */
@@ -81,6 +83,19 @@ void sl_db_close(sl_db *db);
 const char *sl_db_backend(const sl_db *db);
 /* The schema version the store is at. */
 int sl_db_schema_version(const sl_db *db);
+
+/*
+ * Indexes built after a bulk catch-up rather than row by row (store/schema.c lists them): the
+ * indexer drops them while it is far behind its node and builds them, each with one sort of its
+ * table, once it has caught up. Queries work without them, only slower (an API query that names
+ * one must fall back to another when it is absent). Each call is one transaction of its own.
+ * deferred: whether the store's indexes are dropped now (a meta row says so until they are built).
+ */
+SL_MUST_USE sl_err sl_store_defer_indexes(sl_conn *c);
+SL_MUST_USE sl_err sl_store_build_indexes(sl_conn *c);
+SL_MUST_USE sl_err sl_store_indexes_deferred(sl_conn *c, bool *deferred);
+/* Their names, NULL-terminated (for logs). */
+extern const char *const sl_deferred_index_names[];
 
 /* Borrow a connection (waits up to timeout_ms for one to be free; NULL and err on failure). */
 sl_conn *sl_db_acquire(sl_db *db, unsigned timeout_ms, char err[256]);

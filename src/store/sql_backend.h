@@ -84,11 +84,11 @@ typedef struct sl_migration {
 } sl_migration;
 extern const sl_migration sl_migrations[];
 extern const size_t sl_nmigrations;
-#define SL_SCHEMA_VERSION 10
+#define SL_SCHEMA_VERSION 11
 
 /* Expand the dialect tokens of one DDL statement or query for a backend ("sqlite" or "postgres") into out. */
 void sl_sql_ddl(const char *ddl, const char *backend, sl_buf *out);
 /* Make the schema current (writer) or check that it is (reader); *version gets it. schema.c. */
-SL_MUST_USE sl_err sl_schema_apply(sl_conn *c, sl_db_mode mode, int *version);
+SL_MUST_USE sl_err sl_schema_apply(sl_conn *c, sl_db_mode mode, int upto, int *version);
 
 #endif

@@ -235,17 +235,32 @@ static void check_store(const char *url, uint32_t salt, sl_buf *text)
 		assert_true(has_line_starting(&out, tables[ntables]) ==
 			    (strcmp(tables[ntables], "node_obs") && strcmp(tables[ntables], "prices") &&
 			     strcmp(tables[ntables], "operations")));
-	int created = 0; /* every table the schema creates, in its order */
+	/* every table the schema makes, in its order: created, less those dropped, renamed where
+	 * renamed (v11 makes utxos_v11, drops utxos, renames utxos_v11 utxos) */
+	char made[64][48];
+	int created = 0;
 	for (size_t m = 0; m < sl_nmigrations; m++)
-		for (const char *const *s = sl_migrations[m].ddl; *s; s++)
-			if (!strncmp(*s, "CREATE TABLE ", 13)) {
-				assert_true(created < ntables);
-				size_t n = strlen(tables[created]);
-				assert_int_equal(strncmp(*s + 13, tables[created], n), 0);
-				assert_int_equal((*s)[13 + n], ' ');
-				created++;
+		for (const char *const *s = sl_migrations[m].ddl; *s; s++) {
+			char t1[48], t2[48];
+			if (sscanf(*s, "CREATE TABLE %47s", t1) == 1) {
+				assert_true(created < 64);
+				snprintf(made[created++], sizeof made[0], "%s", t1);
+			} else if (sscanf(*s, "DROP TABLE %47s", t1) == 1) {
+				int i = 0;
+				while (i < created && strcmp(made[i], t1))
+					i++;
+				assert_true(i < created);
+				memmove(made[i], made[i + 1], (size_t)(created - i - 1) * sizeof made[0]);
+				created--;
+			} else if (sscanf(*s, "ALTER TABLE %47s RENAME TO %47s", t1, t2) == 2) {
+				for (int i = 0; i < created; i++)
+					if (!strcmp(made[i], t1))
+						snprintf(made[i], sizeof made[0], "%s", t2);
 			}
+		}
 	assert_int_equal(created, ntables);
+	for (int i = 0; i < created; i++)
+		assert_string_equal(made[i], tables[i]);
 	assert_string_equal(tables[0], "meta");
 
 	/* some tables only */
