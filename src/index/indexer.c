@@ -1129,7 +1129,9 @@ int sl_indexer_run(sl_indexer *ix, volatile sig_atomic_t *stop)
 			pthread_cond_timedwait(&ix->changed, &ix->lock, &until);
 		}
 		pthread_mutex_unlock(&ix->lock);
-		if (ng && !ix->bulk_decided && !ix->cfg.dry_run && decide_bulk(ix))
+		/* decided at the first batch, or at once when the store already holds all the node has
+		 * (a store left with its indexes dropped gets them built then) */
+		if ((ng || all_applied(ix)) && !ix->bulk_decided && !ix->cfg.dry_run && decide_bulk(ix))
 			SL_LOG(ix->log, SL_WARN,
 			       "cannot tell or change whether the store's indexes are deferred: %s",
 			       sl_conn_error(ix->conn));

@@ -92,7 +92,10 @@ function crashCase(name, { bin, txs, range }) {
    */
   function startIndexer(store, order, onApplied = () => {}) {
     const args = ['index', '--node', devnet.url, '--store', store, '--genesis', genesis, '--order', order,
-      '--progress', 'off', '--log-level', 'debug', '--poll-ms', '100', '--range', String(range)];
+      '--progress', 'off', '--log-level', 'debug', '--poll-ms', '100', '--range', String(range),
+      // the smallest cache: transactions of at most 15 batches, so that the kills spread over the
+      // run fall between many commits (a bigger cache gathers a small history into a few)
+      '--store-cache-mb', '256'];
     const proc = spawn(bin, args, { stdio: ['ignore', 'ignore', 'pipe'] });
     let logs = '', partial = '', up = false;
     let caught;
