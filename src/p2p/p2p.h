@@ -178,11 +178,13 @@ typedef struct sl_p2p_server_config {
 
 typedef struct sl_p2p_server sl_p2p_server;
 
-/* Binds every listener (but the absent ones) and starts serving; NULL with *err set on failure. */
+/* Binds every listener and starts serving (an absent one's port is bound, not listening, so that a
+ * connect is refused and the port stays its own); NULL with *err set on failure. */
 sl_p2p_server *sl_p2p_server_start(const sl_p2p_server_config *cfg, sl_err *err);
-/* The port of listener i: bound, or kept for an absent one (given, or bound and closed at start). */
+/* The port of listener i, listening or held (absent). */
 uint16_t sl_p2p_server_port(const sl_p2p_server *s, size_t i);
-/* Change listener i's policy at run time (ABSENT closes its listening socket, leaving it re-binds). */
+/* Change listener i's policy at run time (ABSENT stops listening but holds the port; leaving it
+ * listens there again). */
 SL_MUST_USE sl_err sl_p2p_server_set_policy(sl_p2p_server *s, size_t i, sl_p2p_policy policy, int slow_ms);
 /* TCP connections accepted since start, over every listener (a client reusing its links opens none). */
 uint64_t sl_p2p_server_accepted(sl_p2p_server *s);

@@ -27,6 +27,8 @@ typedef struct lsn {
 	sl_p2p_self self;
 	sl_tls_ctx *tls;
 	int fd;	       /* -1 while absent */
+	int hold;      /* while absent: the port bound, not listening (a connect is refused, and no
+			* other socket of this machine can take the port meanwhile); else -1 */
 	bool close_fd; /* gone absent: the acceptor closes fd (only it, so it never polls a reused fd) */
 	uint16_t port;
 } lsn;
@@ -56,7 +58,8 @@ struct sl_p2p_server {
 
 static sl_logger *logger(void) { return sl_log_get("p2p"); }
 
-static int listen_on(const char *host, uint16_t *port)
+/* A socket bound to host:*port (0: the kernel picks, *port is set), not yet listening. */
+static int bind_on(const char *host, uint16_t *port)
 {
 	struct sockaddr_storage ss;
 	socklen_t sl;
@@ -79,12 +82,22 @@ static int listen_on(const char *host, uint16_t *port)
 		return -1;
 	int one = 1;
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-	if (bind(fd, (struct sockaddr *)&ss, sl) < 0 || listen(fd, 128) < 0) {
+	if (bind(fd, (struct sockaddr *)&ss, sl) < 0) {
 		close(fd);
 		return -1;
 	}
 	if (getsockname(fd, (struct sockaddr *)&ss, &sl) == 0)
 		*port = ntohs(ss.ss_family == AF_INET ? a4->sin_port : a6->sin6_port);
+	return fd;
+}
+
+static int listen_on(const char *host, uint16_t *port)
+{
+	int fd = bind_on(host, port);
+	if (fd >= 0 && listen(fd, 128) < 0) {
+		close(fd);
+		return -1;
+	}
 	return fd;
 }
 
@@ -362,7 +375,7 @@ sl_p2p_server *sl_p2p_server_start(const sl_p2p_server_config *cfg, sl_err *err)
 		goto fail;
 	for (size_t i = 0; i < s->n; i++) {
 		lsn *l = &s->l[i];
-		l->fd = -1;
+		l->fd = l->hold = -1;
 		l->cfg = cfg->listeners[i];
 		snprintf(l->host_buf, sizeof l->host_buf, "%s", l->cfg.host ? l->cfg.host : "127.0.0.1");
 		l->cfg.host = l->host_buf;
@@ -373,18 +386,16 @@ sl_p2p_server *sl_p2p_server_start(const sl_p2p_server_config *cfg, sl_err *err)
 		if (!l->tls)
 			goto fail;
 		l->port = l->cfg.port;
-		if (l->cfg.policy != SL_P2P_ABSENT || !l->port) {
-			/* an absent listener given no port still gets one, for when it comes back */
+		if (l->cfg.policy == SL_P2P_ABSENT) /* its port is held (one given no port gets one) */
+			l->hold = bind_on(l->host_buf, &l->port);
+		else
 			l->fd = listen_on(l->host_buf, &l->port);
-			if (l->fd >= 0 && l->cfg.policy == SL_P2P_ABSENT) {
-				close(l->fd);
-				l->fd = -1;
-			} else if (l->fd < 0) {
-				*err = SL_ERR_IO;
-				SL_LOG(logger(), SL_WARN, "p2p: validator %zu cannot listen on %s:%u", i,
-				       l->host_buf, l->cfg.port);
-				goto fail;
-			}
+		if (l->fd < 0 && l->hold < 0) {
+			*err = SL_ERR_IO;
+			SL_LOG(logger(), SL_WARN, "p2p: validator %zu cannot %s %s:%u", i,
+			       l->cfg.policy == SL_P2P_ABSENT ? "bind" : "listen on", l->host_buf,
+			       l->cfg.port);
+			goto fail;
 		}
 		if (sl_p2p_self_ip(&l->self, l->host_buf, l->port ? l->port : 1)) {
 			*err = SL_ERR_INVALID;
@@ -399,6 +410,8 @@ fail:
 	for (size_t i = 0; s->l && i < s->n; i++) {
 		if (s->l[i].fd >= 0)
 			close(s->l[i].fd);
+		if (s->l[i].hold >= 0)
+			close(s->l[i].hold);
 		sl_tls_ctx_free(s->l[i].tls);
 	}
 	if (s->wake[0] >= 0) {
@@ -433,6 +446,13 @@ sl_err sl_p2p_server_set_policy(sl_p2p_server *s, size_t i, sl_p2p_policy policy
 		poke(s);
 		while (l->close_fd && !s->stopping) /* until the acceptor has closed it */
 			pthread_cond_wait(&s->gone, &s->mu);
+		if (l->fd < 0 && l->hold < 0 && !s->stopping) {
+			uint16_t port = l->port; /* held again at once (SO_REUSEADDR) */
+			l->hold = bind_on(l->host_buf, &port);
+			if (l->hold < 0)
+				SL_LOG(logger(), SL_WARN, "p2p: validator %zu cannot hold its port %u", i,
+				       l->port);
+		}
 		for (plink *k = s->links; k; k = k->next)
 			if (k->li == i) {
 				k->closing = true;
@@ -442,12 +462,19 @@ sl_err sl_p2p_server_set_policy(sl_p2p_server *s, size_t i, sl_p2p_policy policy
 	} else if (policy != SL_P2P_ABSENT && l->close_fd) {
 		l->close_fd = false; /* back before the acceptor closed it */
 	} else if (policy != SL_P2P_ABSENT && l->fd < 0) {
-		uint16_t port = l->port;
-		l->fd = listen_on(l->host_buf, &port);
-		if (l->fd < 0)
-			err = SL_ERR_IO;
-		else
-			l->port = port;
+		if (l->hold >= 0 && listen(l->hold, 128) == 0) {
+			l->fd = l->hold; /* the held port, listening now */
+		} else {
+			uint16_t port = l->port;
+			l->fd = listen_on(l->host_buf, &port);
+			if (l->fd < 0)
+				err = SL_ERR_IO;
+			else
+				l->port = port;
+			if (l->hold >= 0)
+				close(l->hold);
+		}
+		l->hold = -1;
 	}
 	pthread_mutex_unlock(&s->mu);
 	poke(s);
@@ -494,6 +521,8 @@ void sl_p2p_server_stop(sl_p2p_server *s)
 	for (size_t i = 0; i < s->n; i++) {
 		if (s->l[i].fd >= 0)
 			close(s->l[i].fd);
+		if (s->l[i].hold >= 0)
+			close(s->l[i].hold);
 		sl_tls_ctx_free(s->l[i].tls);
 		memset(&s->l[i].cfg.identity, 0, sizeof s->l[i].cfg.identity);
 	}

@@ -17,6 +17,12 @@
 #include <stddef.h>
 #include <cmocka.h>
 
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include "crypto/bls.h"
 #include "crypto/tls.h"
 #include "p2p/msg.h"
@@ -307,6 +313,20 @@ static void test_compressed_and_bad(void **state)
 /* ---- loopback: a pool against validators */
 
 #define NV 6
+/* An absent listener's port: a connect is refused, and no other socket can bind it. */
+static bool port_held(uint16_t port)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(port) };
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	int c = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	bool refused = connect(c, (struct sockaddr *)&a, sizeof a) < 0 && errno == ECONNREFUSED;
+	close(c);
+	int b = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	bool taken = bind(b, (struct sockaddr *)&a, sizeof a) < 0 && errno == EADDRINUSE;
+	close(b);
+	return refused && taken;
+}
+
 enum { HONEST0, HONEST1, WRONG, SILENT, ABSENT, REFUSER };
 
 static sl_p2p_identity g_vid[NV];
@@ -380,7 +400,8 @@ static void test_loopback(void **state)
 		snprintf(t[i].host, sizeof t[i].host, "127.0.0.1");
 		t[i].port = sl_p2p_server_port(s, i);
 	}
-	assert_int_not_equal(t[ABSENT].port, 0); /* reserved for when it comes back; nothing listens there */
+	assert_int_not_equal(t[ABSENT].port, 0); /* held for when it comes back; nothing listens there */
+	assert_true(port_held(t[ABSENT].port));
 	/* an impostor: honest0's address, but the node id of a validator not running */
 	sl_p2p_identity other;
 	assert_int_equal(sl_p2p_identity_make(&other, (const uint8_t[32]){ 77 }), SL_OK);
@@ -458,6 +479,7 @@ static void test_loopback(void **state)
 	assert_int_equal(g.a[0].err, SL_OK);
 	assert_true(g.a[0].elapsed_ms >= 300);
 	assert_int_equal(sl_p2p_server_set_policy(s, HONEST1, SL_P2P_ABSENT, 0), SL_OK);
+	assert_true(port_held(t[HONEST1].port));
 	memset(&g, 0, sizeof g);
 	assert_int_equal(sl_p2p_sign_requests(pool, &t[HONEST1], 1, &req, answer_cb, &g), SL_OK);
 	assert_int_equal(g.n, 1);
