@@ -864,6 +864,15 @@ static void collect(void *ctx, sl_buf *out)
 
 /* ---- lifecycle ----------------------------------------------------------------- */
 
+/* The transactions and the look-ahead: sized from the cache, or from the store's limit if less. */
+static void size_work(sl_indexer *ix, unsigned cap)
+{
+	unsigned work = cap && ix->cache_mb > cap ? cap : ix->cache_mb;
+	ix->qmax = SL_MIN(SL_MAX(work / IX_MB_PER_QUEUE, (unsigned)IX_QUEUE_MIN), (unsigned)IX_QUEUE_MAX);
+	ix->group_txs = SL_MIN(SL_MAX((uint64_t)work * IX_TXS_PER_MB, (uint64_t)IX_GROUP_MIN),
+			       (uint64_t)IX_GROUP_MAX_TXS);
+}
+
 sl_indexer *sl_indexer_new(const sl_indexer_config *cfg, char err[512])
 {
 	sl_indexer *ix = calloc(1, sizeof *ix);
@@ -883,10 +892,6 @@ sl_indexer *sl_indexer_new(const sl_indexer_config *cfg, char err[512])
 		ix->cache_mb =
 			(unsigned)SL_MIN(SL_MAX(mb, (uint64_t)IX_CACHE_MIN_MB), (uint64_t)IX_CACHE_MAX_MB);
 	}
-	ix->qmax = SL_MIN(SL_MAX(ix->cache_mb / IX_MB_PER_QUEUE, (unsigned)IX_QUEUE_MIN),
-			  (unsigned)IX_QUEUE_MAX);
-	ix->group_txs = SL_MIN(SL_MAX((uint64_t)ix->cache_mb * IX_TXS_PER_MB, (uint64_t)IX_GROUP_MIN),
-			       (uint64_t)IX_GROUP_MAX_TXS);
 	ix->log = sl_log_get("index");
 	ix->started_ns = now_ns();
 	ix->rng = cfg->seed ? cfg->seed : 0x9e3779b97f4a7c15ull;
@@ -912,6 +917,7 @@ sl_indexer *sl_indexer_new(const sl_indexer_config *cfg, char err[512])
 		snprintf(err, 512, "cannot learn the node's network: %s", e256);
 		goto fail;
 	}
+	size_work(ix, 0);
 	if (cfg->dry_run) {
 		/* no store: every index starts at 0 and its batches are dropped once derived */
 		err[0] = 0;
@@ -929,6 +935,7 @@ sl_indexer *sl_indexer_new(const sl_indexer_config *cfg, char err[512])
 		snprintf(err, 512, "store %s: %s", cfg->store_url, e256);
 		goto fail;
 	}
+	size_work(ix, sl_conn_write_work_mb(ix->conn));
 	err[0] = 0;
 	if (check_network(ix, err) || read_cursors(ix, err) || (cfg->genesis_file && apply_genesis(ix, err)))
 		goto fail;

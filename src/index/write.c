@@ -67,10 +67,14 @@ static const sl_sql q_early_take = {
 	"DELETE FROM early_spends WHERE id = ? RETURNING ctx, cchain, cheight, cblock, cts, cseq, cin, ctype"
 };
 static const sl_sql q_early_ids = { "SELECT id FROM early_spends" };
-/* Where a UTXO the writer does not remember is: by the tx its id names, or made by the genesis. */
+/* Where a UTXO the writer does not remember is: by the tx its id names, or made by the genesis.
+ * The tx is looked up in a subquery whose LIMIT (a tx id is unique per chain, and there are three)
+ * tells the planner it is a row or so: as a plain join, a store without statistics yet (a first
+ * catch-up's one long transaction) let PostgreSQL's generic plan scan every tx (0.5 % of the rows
+ * assumed equal) and made this query most of the run. */
 static const sl_sql q_locate = {
-	"SELECT u.chain, u.pos, u.dest, u.ts, u.addrs FROM txs t JOIN utxos u ON u.chain = t.chain AND "
-	"u.pos = t.seq AND u.id = ? WHERE t.id = ? UNION ALL "
+	"SELECT u.chain, u.pos, u.dest, u.ts, u.addrs FROM (SELECT chain, seq FROM txs WHERE id = ? "
+	"LIMIT 3) t JOIN utxos u ON u.chain = t.chain AND u.pos = t.seq AND u.id = ? UNION ALL "
 	"SELECT chain, pos, dest, ts, addrs FROM utxos WHERE chain IN (0, 1) AND pos = 0 AND id = ?"
 };
 static const sl_sql q_locate_at = {
@@ -365,8 +369,8 @@ static sl_err locate(sl_conn *c, ix_memo *m, ix_batch *b, const uint8_t id[32], 
 		return SL_OK;
 	}
 	SL_STMT(c, q_locate);
-	sl_bind_blob(s, 0, id, 32);
-	sl_bind_blob(s, 1, src_tx, 32);
+	sl_bind_blob(s, 0, src_tx, 32);
+	sl_bind_blob(s, 1, id, 32);
 	sl_bind_blob(s, 2, id, 32);
 	sl_err e = sl_stmt_query(s);
 	if (e || !sl_stmt_next(s, &e))

@@ -39,6 +39,8 @@ sl_err sl_conn_fail(sl_conn *c, sl_err e, const char *fmt, ...)
 const char *sl_conn_error(const sl_conn *c) { return c->error; }
 sl_err sl_conn_exec_raw(sl_conn *c, const char *sql) { return c->db->be->exec_raw(c, sql); }
 const char *sl_conn_backend(const sl_conn *c) { return c->db->be->name; }
+
+unsigned sl_conn_write_work_mb(const sl_conn *c) { return c ? c->db->be->write_work_mb : 0; }
 const char *sl_db_backend(const sl_db *db) { return db->be->name; }
 int sl_db_schema_version(const sl_db *db) { return db->version; }
 

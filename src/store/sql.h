@@ -108,6 +108,10 @@ void sl_conn_rollback(sl_conn *c); /* also after a failed commit; never fails */
  * (SQLite: a deferred transaction, its WAL snapshot; PostgreSQL: REPEATABLE READ, READ ONLY).
  * Nothing is pipelined in it; end it with sl_conn_rollback (there is nothing to commit). */
 SL_MUST_USE sl_err sl_conn_begin_read(sl_conn *c);
+/* The most work, in MiB of the writer's cache, that this store's write transactions should gather
+ * (the indexer sizes its transactions and look-ahead from it); 0: as much as the cache holds
+ * (SQLite: a long transaction writes a page to the WAL once, however often it changed). */
+unsigned sl_conn_write_work_mb(const sl_conn *c);
 /* The backend's message for the last failure of this connection ("" when none). */
 const char *sl_conn_error(const sl_conn *c);
 /* Set that message (printf style) and return e: for callers that fail mid-transaction for their own reasons. */

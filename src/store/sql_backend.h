@@ -37,6 +37,7 @@ struct sl_conn {
 
 struct sl_backend {
 	const char *name;
+	unsigned write_work_mb; /* sl_conn_write_work_mb */
 	/* Open one connection to url; NULL with err. */
 	void *(*connect)(const sl_db_config *cfg, const char *target, char err[256]);
 	void (*disconnect)(void *impl);
