@@ -917,9 +917,9 @@ sl_indexer *sl_indexer_new(const sl_indexer_config *cfg, char err[512])
 		snprintf(err, 512, "cannot learn the node's network: %s", e256);
 		goto fail;
 	}
-	size_work(ix, 0);
 	if (cfg->dry_run) {
 		/* no store: every index starts at 0 and its batches are dropped once derived */
+		size_work(ix, 0);
 		err[0] = 0;
 		SL_LOG(ix->log, SL_INFO,
 		       "dry run: fetching and deriving %s (%s, network %u), writing nothing", cfg->node_url,

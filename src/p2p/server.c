@@ -462,17 +462,16 @@ sl_err sl_p2p_server_set_policy(sl_p2p_server *s, size_t i, sl_p2p_policy policy
 	} else if (policy != SL_P2P_ABSENT && l->close_fd) {
 		l->close_fd = false; /* back before the acceptor closed it */
 	} else if (policy != SL_P2P_ABSENT && l->fd < 0) {
+		uint16_t port = l->port;
+		if (l->hold < 0) /* it could not hold its port: bind it again */
+			l->hold = bind_on(l->host_buf, &port);
 		if (l->hold >= 0 && listen(l->hold, 128) == 0) {
 			l->fd = l->hold; /* the held port, listening now */
+			l->port = port;
 		} else {
-			uint16_t port = l->port;
-			l->fd = listen_on(l->host_buf, &port);
-			if (l->fd < 0)
-				err = SL_ERR_IO;
-			else
-				l->port = port;
 			if (l->hold >= 0)
 				close(l->hold);
+			err = SL_ERR_IO;
 		}
 		l->hold = -1;
 	}

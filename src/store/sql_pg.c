@@ -518,7 +518,7 @@ const sl_backend sl_backend_pg = {
 	/* every version of a row that a transaction updates stays until it ends (their index entries
 	 * too), so the lookups of a long one slow down. A 200k-tx devnet indexed with work of
 	 * 4096 MiB (200,000 txs a transaction, 16 batches ahead): 184 s; with 256 (50,000 txs, 3
-	 * batches): 115-125 s; 200 MiB's 15,000 txs: 161 s (more commits) */
+	 * batches): 115-142 s; 200 MiB's 15,000 txs: 161 s (more commits) */
 	.write_work_mb = 256,
 	.connect = connect,
 	.disconnect = disconnect,
