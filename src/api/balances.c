@@ -38,48 +38,110 @@ enum {
 	B__COUNT
 };
 
+/*
+ * The sums of a request, one entry per bucket, source chain and asset. Rows are appended as
+ * they come and merged (sorted by bucket, chain and asset, equal ones summed) whenever the
+ * array fills, so it holds the distinct entries and one chunk: an address may own any number
+ * of assets. Each entry keeps the ordinal of its first row, the order a bucket lists them in.
+ */
 typedef struct entry {
 	uint8_t asset[32];
-	int shared; /* atomic buckets: the source chain; else -1 */
-	uint64_t amount, count;
+	int32_t shared; /* atomic buckets: the source chain; else -1 */
+	int32_t k;	/* the bucket */
+	uint64_t amount, count, first;
 } entry;
 
-typedef struct bucket {
-	entry v[64];
-	size_t n;
-} bucket;
+typedef struct tally {
+	entry *v;
+	size_t n, cap;
+} tally;
 
-static void add(bucket *b, const uint8_t asset[32], int shared, uint64_t amount)
+#define TALLY_CHUNK 1024
+
+static int cmp_key(const void *pa, const void *pb)
 {
-	for (size_t i = 0; i < b->n; i++)
-		if (b->v[i].shared == shared && !memcmp(b->v[i].asset, asset, 32)) {
-			b->v[i].amount = b->v[i].amount + amount < amount ? UINT64_MAX
-									  : b->v[i].amount + amount;
-			b->v[i].count++;
-			return;
-		}
-	if (b->n < SL_ARRAY_LEN(b->v)) {
-		entry *e = &b->v[b->n++];
-		memcpy(e->asset, asset, 32);
-		e->shared = shared;
-		e->amount = amount;
-		e->count = 1;
-	}
+	const entry *a = pa, *b = pb;
+	if (a->k != b->k)
+		return a->k < b->k ? -1 : 1;
+	if (a->shared != b->shared)
+		return a->shared < b->shared ? -1 : 1;
+	int c = memcmp(a->asset, b->asset, 32);
+	return c ? c : a->first < b->first ? -1 : a->first > b->first;
 }
 
+static int cmp_first(const void *pa, const void *pb)
+{
+	const entry *a = pa, *b = pb;
+	if (a->k != b->k)
+		return a->k < b->k ? -1 : 1;
+	return a->first < b->first ? -1 : a->first > b->first;
+}
+
+static void merge(tally *t)
+{
+	if (!t->n)
+		return;
+	qsort(t->v, t->n, sizeof *t->v, cmp_key);
+	size_t o = 0;
+	for (size_t i = 1; i < t->n; i++) {
+		entry *a = &t->v[o], *b = &t->v[i];
+		if (a->k == b->k && a->shared == b->shared && !memcmp(a->asset, b->asset, 32)) {
+			a->amount = a->amount + b->amount < a->amount ? UINT64_MAX : a->amount + b->amount;
+			a->count += b->count; /* sorted: a->first is the smaller */
+		} else {
+			t->v[++o] = *b;
+		}
+	}
+	t->n = o + 1;
+}
+
+static bool add(tally *t, int k, const uint8_t asset[32], int shared, uint64_t amount, uint64_t pos)
+{
+	if (t->n && t->v[t->n - 1].k == k && t->v[t->n - 1].shared == shared &&
+	    !memcmp(t->v[t->n - 1].asset, asset, 32)) {
+		entry *e = &t->v[t->n - 1]; /* most rows are of the asset before */
+		e->amount = e->amount + amount < amount ? UINT64_MAX : e->amount + amount;
+		e->count++;
+		return true;
+	}
+	if (t->n == t->cap) {
+		merge(t);
+		if (t->cap - t->n < TALLY_CHUNK) {
+			size_t cap = t->cap ? 2 * t->cap : TALLY_CHUNK;
+			entry *v = realloc(t->v, cap * sizeof *v);
+			if (!v)
+				return false;
+			t->v = v;
+			t->cap = cap;
+		}
+	}
+	entry *e = &t->v[t->n++];
+	memcpy(e->asset, asset, 32);
+	e->k = k;
+	e->shared = shared;
+	e->amount = amount;
+	e->count = 1;
+	e->first = pos;
+	return true;
+}
+
+/* An address's UTXOs in the order of its clustered key, so that a bucket's list is the same
+ * on every backend and plan. */
 static const sl_sql q_owned = {
 	"SELECT id, created, asset, amount, otype, locktime, stake_lock, staked, stake_start, "
-	"stake_end, unstaked, cts FROM addr_utxos WHERE chain = ? AND addr = ? AND ts <= ?"
+	"stake_end, unstaked, cts FROM addr_utxos WHERE chain = ? AND addr = ? AND ts <= ? ORDER BY ts, id"
 };
 
 static int cmp_id(const void *a, const void *b) { return memcmp(a, b, 32); }
 
-static void write_bucket(api_req *r, const char *key, const bucket *b, bool shared, bool status)
+static void write_bucket(api_req *r, const char *key, const tally *t, int k, bool shared, bool status)
 {
 	sl_jw_key(&r->w, key);
 	sl_jw_arr(&r->w);
-	for (size_t i = 0; i < b->n; i++) {
-		const entry *e = &b->v[i];
+	for (size_t i = 0; i < t->n; i++) {
+		const entry *e = &t->v[i];
+		if (e->k != k)
+			continue;
 		sl_jw *w = &r->w;
 		sl_jw_obj(w);
 		api_asset_amount_fields(r, e->asset, e->amount);
@@ -104,15 +166,15 @@ int api_get_balances(api_req *r)
 	if (!addrs->set || !addrs->naddrs)
 		return api_fail(r, 400, "addresses is required: the balances of which addresses?");
 	int64_t t = at->set ? at->i : (int64_t)time(NULL);
-	bucket *b = sl_arena_zalloc(r->arena, B__COUNT * sizeof *b);
+	tally sums = { 0 };
+	uint64_t pos = 0; /* the ordinal of a row among all the addresses' */
 	/* the ids already counted, for UTXOs owned by more than one of the addresses */
 	size_t cap = 4096, nseen = 0;
 	uint8_t(*seen)[32] = malloc(cap * 32);
-	if (!b || !seen) {
-		free(seen);
+	if (!seen)
 		return api_fail(r, 500, "out of memory");
-	}
 	sl_err e = SL_OK;
+	int status = 0;
 	for (size_t a = 0; !e && a < addrs->naddrs; a++) {
 		if (addrs->addrs[a].evm)
 			continue;
@@ -130,12 +192,12 @@ int api_get_balances(api_req *r)
 			break;
 		while (sl_stmt_next(s, &e)) {
 			if (++rows > MAX_ROWS_PER_ADDRESS) {
-				free(seen);
-				return api_fail(
+				status = api_fail(
 					r, 400,
-					"addresses: an address with more than %d UTXOs; ask for it at a "
-					"time with fewer, or use the UTXO list",
+					"addresses: an address with more than %d UTXOs; ask for it at "
+					"a time with fewer, or use the UTXO list",
 					MAX_ROWS_PER_ADDRESS);
+				goto out;
 			}
 			if (!sl_col_null(s, 11) && sl_col_i64(s, 11) <= t)
 				continue; /* spent by then */
@@ -148,8 +210,8 @@ int api_get_balances(api_req *r)
 			if (nseen == cap) {
 				uint8_t(*grown)[32] = realloc(seen, 2 * cap * 32);
 				if (!grown) {
-					free(seen);
-					return api_fail(r, 500, "out of memory");
+					status = api_fail(r, 500, "out of memory");
+					goto out;
 				}
 				seen = grown;
 				cap *= 2;
@@ -183,33 +245,43 @@ int api_get_balances(api_req *r)
 				k = locked	   ? B_LOCKED_PLATFORM
 				    : stake_locked ? B_LOCKED_STAKEABLE
 						   : B_UNLOCKED_UNSTAKED;
-			add(&b[k], asset, k >= B_ATOMIC_UNLOCKED ? created : -1, amount);
+			if (!add(&sums, k, asset, k >= B_ATOMIC_UNLOCKED ? created : -1, amount, pos++)) {
+				status = api_fail(r, 500, "out of memory");
+				goto out;
+			}
 		}
 		if (!e)
 			qsort(seen, nseen, 32, cmp_id);
 	}
-	free(seen);
-	if (e)
-		return api_fail_store(r, e);
+	if (e) {
+		status = api_fail_store(r, e);
+		goto out;
+	}
+	merge(&sums);
+	if (sums.n) /* none: sums.v is NULL, which qsort may not be given */
+		qsort(sums.v, sums.n, sizeof *sums.v, cmp_first);
 	sl_jw *w = &r->w;
 	sl_jw_obj(w);
 	sl_jw_key(w, "balances");
 	sl_jw_obj(w);
 	if (r->chain == API_P) {
-		write_bucket(r, "unlockedUnstaked", &b[B_UNLOCKED_UNSTAKED], false, false);
-		write_bucket(r, "unlockedStaked", &b[B_UNLOCKED_STAKED], false, false);
-		write_bucket(r, "lockedPlatform", &b[B_LOCKED_PLATFORM], false, false);
-		write_bucket(r, "lockedStakeable", &b[B_LOCKED_STAKEABLE], false, false);
-		write_bucket(r, "lockedStaked", &b[B_LOCKED_STAKED], false, false);
-		write_bucket(r, "pendingStaked", &b[B_PENDING_STAKED], false, false);
+		write_bucket(r, "unlockedUnstaked", &sums, B_UNLOCKED_UNSTAKED, false, false);
+		write_bucket(r, "unlockedStaked", &sums, B_UNLOCKED_STAKED, false, false);
+		write_bucket(r, "lockedPlatform", &sums, B_LOCKED_PLATFORM, false, false);
+		write_bucket(r, "lockedStakeable", &sums, B_LOCKED_STAKEABLE, false, false);
+		write_bucket(r, "lockedStaked", &sums, B_LOCKED_STAKED, false, false);
+		write_bucket(r, "pendingStaked", &sums, B_PENDING_STAKED, false, false);
 	} else if (r->chain == API_X) {
-		write_bucket(r, "locked", &b[B_LOCKED_PLATFORM], false, false);
-		write_bucket(r, "unlocked", &b[B_UNLOCKED_UNSTAKED], false, false);
+		write_bucket(r, "locked", &sums, B_LOCKED_PLATFORM, false, false);
+		write_bucket(r, "unlocked", &sums, B_UNLOCKED_UNSTAKED, false, false);
 	}
-	write_bucket(r, "atomicMemoryUnlocked", &b[B_ATOMIC_UNLOCKED], true, r->chain == API_P);
-	write_bucket(r, "atomicMemoryLocked", &b[B_ATOMIC_LOCKED], true, r->chain == API_P);
+	write_bucket(r, "atomicMemoryUnlocked", &sums, B_ATOMIC_UNLOCKED, true, r->chain == API_P);
+	write_bucket(r, "atomicMemoryLocked", &sums, B_ATOMIC_LOCKED, true, r->chain == API_P);
 	sl_jw_obj_end(w);
 	api_chain_info(r);
 	sl_jw_obj_end(w);
-	return 0;
+out:
+	free(seen);
+	free(sums.v);
+	return status;
 }

@@ -60,6 +60,8 @@ before(async () => {
 });
 
 after(async () => {
+  // an API that ended before its time: what it said (a sanitizer's report) goes to the log
+  for (const h of hosts) if (h.proc.exitCode !== null || h.proc.signalCode !== null) console.error(`snowline api ended (${h.proc.exitCode ?? h.proc.signalCode}):\n${h.logs().slice(-8000)}`);
   for (const h of hosts) await h.stop();
   if (anvil) await anvil.stop();
   if (ds) await ds.close();
