@@ -18,6 +18,18 @@ if [[ " $SUITES " == *" unit "* || " $SUITES " == *" e2e "* ]]; then
 	pg_env=$(scripts/pg-test-server.sh start "$PG_DIR") && eval "$pg_env" ||
 		echo "tests: cannot start PostgreSQL; the PostgreSQL halves of the store tests will fail"
 fi
+# Unit binaries and e2e files run E2E_JOBS at a time (default: the number of cores); each
+# writes its own log, and the summary below reads them in a fixed order.
+E2E_JOBS=${E2E_JOBS:-$(nproc 2>/dev/null || echo 1)}
+pool() { # function items...: runs "function item" for each, E2E_JOBS at once
+	local fn=$1 n=0 it; shift
+	for it in "$@"; do
+		if [ $n -ge "$E2E_JOBS" ]; then wait -n; n=$((n - 1)); fi
+		"$fn" "$it" &
+		n=$((n + 1))
+	done
+	wait
+}
 pass=0 fail=0 failed=()   # suites
 cases_pass=0 cases_fail=0 # individual tests inside the suites
 note() { printf '%s\n' "$*"; }
@@ -35,17 +47,24 @@ fi
 
 if [[ " $SUITES " == *" unit "* ]]; then
 	note "== unit tests (cmocka, ASan+UBSan)"
-	for t in build/asan/tests/test_*; do
-		[ -x "$t" ] || continue
-		log=build/asan/tests/$(basename "$t").log
-		"$t" >"$log" 2>&1; rc=$?
-		[ $rc = 0 ] || cat "$log"
-		grep -E '^\[  (PASSED|FAILED)  \]' "$log" | sed "s|^|  $(basename "$t"): |"
+	unit_one() { # binary: its log, and what it printed, in build/asan/tests/<name>.{log,out,rc}
+		local t=$1 log=build/asan/tests/$(basename "$1").log
+		"$t" >"$log" 2>&1; local rc=$?
+		{ [ $rc = 0 ] || cat "$log"
+		  grep -E '^\[  (PASSED|FAILED)  \]' "$log" | sed "s|^|  $(basename "$t"): |"; } >"${log%.log}.out"
+		echo $rc >"${log%.log}.rc"
+	}
+	units=()
+	for t in build/asan/tests/test_*; do [[ -x "$t" && "$t" != *.* ]] && units+=("$t"); done
+	pool unit_one "${units[@]}"
+	for t in "${units[@]}"; do
+		log=build/asan/tests/$(basename "$t").log rc=$(cat "build/asan/tests/$(basename "$t").rc")
+		cat "${log%.log}.out"
 		p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -1)
 		f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -1)
-		[ $rc = 0 ] || [ -n "$f" ] || f=1
+		[ "$rc" = 0 ] || [ -n "$f" ] || f=1
 		cases_pass=$((cases_pass + ${p:-0})); cases_fail=$((cases_fail + ${f:-0}))
-		record "unit/$(basename "$t")" $rc
+		record "unit/$(basename "$t")" "$rc"
 	done
 fi
 
@@ -71,19 +90,40 @@ if [[ " $SUITES " == *" e2e "* ]]; then
 	export SNOWLINE_BIN=${SNOWLINE_BIN:-$PWD/build/asan/snowline}
 	export SNOWLINE_BIN_RELEASE=${SNOWLINE_BIN_RELEASE:-$PWD/build/snowline}
 	export ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0"
+	e2e_one() { # file: build/e2e-<name>.{log,rc}, and a line as it ends
+		local f=$1 log=build/e2e-$(basename "$1" .test.mjs).log t0=$SECONDS
+		node --test --test-reporter=spec "$f" >"$log" 2>&1; local rc=$?
+		echo $rc >"${log%.log}.rc"
+		note "  ... e2e/$(basename "$f"): $([ $rc = 0 ] && echo passed || echo FAILED) in $((SECONDS - t0)) s"
+	}
+	files=()
 	for f in tests/e2e/*.test.mjs; do
 		[ -f "$f" ] || continue
 		[ -n "${E2E_FILTER:-}" ] && [[ "$f" != *"$E2E_FILTER"* ]] && continue
-		log=build/e2e-$(basename "$f" .test.mjs).log
-		mkdir -p build
-		node --test --test-reporter=spec "$f" >"$log" 2>&1; rc=$?
+		files+=("$f")
+	done
+	# The longest files first, so that the lanes end together: as long as they took in the last
+	# run (build/e2e-*.log), or, in a fresh tree, as they took when this list was written (s).
+	mkdir -p build
+	declare -A took=([index-crash]=320 [dataapi-truth]=100 [dataapi-sdk-pg]=40 [sigagg-p2p-pg]=34
+		[sigagg-p2p]=33 [dataapi-sdk]=30 [devnet]=28 [exports-pg]=25 [evm-index]=23)
+	mapfile -t files < <(for f in "${files[@]}"; do
+		name=$(basename "$f" .test.mjs)
+		ms=$(sed -n 's/^ℹ duration_ms \([0-9]*\).*/\1/p' "build/e2e-$name.log" 2>/dev/null | tail -1)
+		echo "$((${ms:-0} / 1000 > 0 ? ${ms:-0} / 1000 : ${took[$name]:-0})) $f"
+		rm -f "build/e2e-$name.rc"
+	done | sort -k1,1nr -k2 | cut -d' ' -f2-)
+	note "  ($E2E_JOBS files at a time; each one's summary follows, in order, when all have ended)"
+	pool e2e_one "${files[@]}"
+	for f in $(printf '%s\n' "${files[@]}" | sort); do
+		log=build/e2e-$(basename "$f" .test.mjs).log rc=$(cat "build/e2e-$(basename "$f" .test.mjs).rc")
 		grep -E '^ *(✔|✖|ℹ (tests|pass|fail))' "$log" | sed 's/^/  /' | grep -v '^ *✔' | head -60
-		[ $rc = 0 ] || grep -B2 -A25 -E '✖' "$log" | head -150
+		[ "$rc" = 0 ] || grep -B2 -A25 -E '✖' "$log" | head -150
 		np=$(sed -n 's/^ℹ pass \([0-9]*\)$/\1/p' "$log" | tail -1)
 		nf=$(sed -n 's/^ℹ fail \([0-9]*\)$/\1/p' "$log" | tail -1)
-		[ $rc = 0 ] || [ "${nf:-0}" != 0 ] || nf=1
+		[ "$rc" = 0 ] || [ "${nf:-0}" != 0 ] || nf=1
 		cases_pass=$((cases_pass + ${np:-0})); cases_fail=$((cases_fail + ${nf:-0}))
-		record "e2e/$(basename "$f")" $rc
+		record "e2e/$(basename "$f")" "$rc"
 	done
 fi
 
