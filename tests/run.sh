@@ -107,12 +107,14 @@ if [[ " $SUITES " == *" e2e "* ]]; then
 	mkdir -p build
 	declare -A took=([index-crash]=320 [dataapi-truth]=100 [dataapi-sdk-pg]=40 [sigagg-p2p-pg]=34
 		[sigagg-p2p]=33 [dataapi-sdk]=30 [devnet]=28 [exports-pg]=25 [evm-index]=23)
-	mapfile -t files < <(for f in "${files[@]}"; do
+	# (a command substitution, not a process substitution: `wait -n` below would count that as a job)
+	sorted=$(for f in "${files[@]}"; do
 		name=$(basename "$f" .test.mjs)
 		ms=$(sed -n 's/^ℹ duration_ms \([0-9]*\).*/\1/p' "build/e2e-$name.log" 2>/dev/null | tail -1)
 		echo "$((${ms:-0} / 1000 > 0 ? ${ms:-0} / 1000 : ${took[$name]:-0})) $f"
 		rm -f "build/e2e-$name.rc"
 	done | sort -k1,1nr -k2 | cut -d' ' -f2-)
+	files=(); [ -z "$sorted" ] || mapfile -t files <<<"$sorted"
 	note "  ($E2E_JOBS files at a time; each one's summary follows, in order, when all have ended)"
 	pool e2e_one "${files[@]}"
 	for f in $(printf '%s\n' "${files[@]}" | sort); do
