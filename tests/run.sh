@@ -22,11 +22,11 @@ fi
 # writes its own log, and the summary below reads them in a fixed order.
 E2E_JOBS=${E2E_JOBS:-$(nproc 2>/dev/null || echo 1)}
 pool() { # function items...: runs "function item" for each, E2E_JOBS at once
-	local fn=$1 n=0 it; shift
+	local fn=$1 it; shift
 	for it in "$@"; do
-		if [ $n -ge "$E2E_JOBS" ]; then wait -n; n=$((n - 1)); fi
+		# the jobs still running, counted (wait -n may also return for one that ended before)
+		while [ "$(jobs -rp | wc -l)" -ge "$E2E_JOBS" ]; do wait -n; done
 		"$fn" "$it" &
-		n=$((n + 1))
 	done
 	wait
 }
