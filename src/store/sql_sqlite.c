@@ -20,86 +20,10 @@
 
 #define BUSY_TIMEOUT_MS 10000
 
-/*
- * The writer's checkpointer: a thread with its own connection that copies the WAL into the
- * database file after each commit (a passive checkpoint, which never blocks the writer or a
- * reader), while the writer goes on with its next transaction. Left to SQLite, the checkpoint
- * runs inside the COMMIT that crosses wal_autocheckpoint, and the writer waits for it: a
- * catch-up's transactions are hundreds of MB of pages, and the copy and its fsync were a good
- * part of the time COMMIT took. A checkpoint that is still running when the writer begins again
- * only makes that transaction append to the WAL; the one after starts it over.
- */
-typedef struct checkpointer {
-	sqlite3 *db;
-	pthread_t thread;
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	bool due, stop;
-} checkpointer;
-
 typedef struct lite_conn {
 	sqlite3 *db;
-	sl_dirlock writer;  /* the writer holds <path>-writer: one indexer per store */
-	checkpointer *ckpt; /* the writer's; NULL: SQLite checkpoints in COMMIT */
+	sl_dirlock writer; /* the writer holds <path>-writer: one indexer per store */
 } lite_conn;
-
-static void *checkpoint_main(void *arg)
-{
-	checkpointer *k = arg;
-	pthread_mutex_lock(&k->mu);
-	for (;;) {
-		while (!k->due && !k->stop)
-			pthread_cond_wait(&k->cv, &k->mu);
-		if (k->stop)
-			break;
-		k->due = false;
-		pthread_mutex_unlock(&k->mu);
-		/* busy (another checkpointer, a reader opening the WAL): the next commit asks again */
-		sqlite3_wal_checkpoint_v2(k->db, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
-		pthread_mutex_lock(&k->mu);
-	}
-	pthread_mutex_unlock(&k->mu);
-	return NULL;
-}
-
-static void checkpointer_stop(checkpointer *k)
-{
-	if (!k)
-		return;
-	pthread_mutex_lock(&k->mu);
-	k->stop = true;
-	pthread_cond_signal(&k->cv);
-	pthread_mutex_unlock(&k->mu);
-	pthread_join(k->thread, NULL);
-	sqlite3_close_v2(k->db); /* before the writer's: the last connection to close checkpoints */
-	pthread_mutex_destroy(&k->mu);
-	pthread_cond_destroy(&k->cv);
-	free(k);
-}
-
-/* A checkpointer for the writer of path, or NULL (then SQLite checkpoints in COMMIT). */
-static checkpointer *checkpointer_start(const char *path)
-{
-	checkpointer *k = calloc(1, sizeof *k);
-	if (!k)
-		return NULL;
-	if (sqlite3_open_v2(path, &k->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK) {
-		sqlite3_close(k->db);
-		free(k);
-		return NULL;
-	}
-	sqlite3_busy_timeout(k->db, BUSY_TIMEOUT_MS);
-	pthread_mutex_init(&k->mu, NULL);
-	pthread_cond_init(&k->cv, NULL);
-	if (pthread_create(&k->thread, NULL, checkpoint_main, k)) {
-		sqlite3_close(k->db);
-		pthread_mutex_destroy(&k->mu);
-		pthread_cond_destroy(&k->cv);
-		free(k);
-		return NULL;
-	}
-	return k;
-}
 
 /* Before SQLite's first use: no memory statistics (their global mutex was taken on every
  * allocation, some 10% of the indexer's writing). */
@@ -159,8 +83,6 @@ static void *connect(const sl_db_config *cfg, const char *path, char err[256])
 		return NULL;
 	}
 	lc->db = db;
-	if (write && (lc->ckpt = checkpointer_start(path)))
-		sqlite3_wal_autocheckpoint(db, 0);
 	return lc;
 }
 
@@ -169,7 +91,6 @@ static void disconnect(void *impl)
 	lite_conn *lc = impl;
 	if (!lc)
 		return;
-	checkpointer_stop(lc->ckpt);
 	sqlite3_close_v2(lc->db);
 	sl_dirlock_release(&lc->writer);
 	free(lc);
@@ -197,18 +118,7 @@ static sl_err exec_raw(sl_conn *c, const char *sql)
 
 /* BEGIN IMMEDIATE: the writer takes the write lock at once, so a busy wait happens at begin, not mid-batch. */
 static sl_err begin(sl_conn *c) { return exec_raw(c, "BEGIN IMMEDIATE"); }
-static sl_err commit(sl_conn *c)
-{
-	sl_err e = exec_raw(c, "COMMIT");
-	checkpointer *k = ((lite_conn *)c->impl)->ckpt;
-	if (!e && k) {
-		pthread_mutex_lock(&k->mu);
-		k->due = true;
-		pthread_cond_signal(&k->cv);
-		pthread_mutex_unlock(&k->mu);
-	}
-	return e;
-}
+static sl_err commit(sl_conn *c) { return exec_raw(c, "COMMIT"); }
 static void rollback(sl_conn *c)
 {
 	if (!sqlite3_get_autocommit(DB(c)))
