@@ -76,7 +76,8 @@ bd_node_start() {
 	bd_node_pid=$!
 	bd_pids+=("$bd_node_pid")
 	local port=
-	bd_wait_for 60 "$bd_node_pid" grep -q 'listening on http' "$log" &&
+	# its first start on a devnet just made indexes every container first (80 s for 3M txs' 1.4M)
+	bd_wait_for 600 "$bd_node_pid" grep -q 'listening on http' "$log" &&
 		port=$(sed -n 's/.*listening on http:\/\/[^:]*:\([0-9]*\).*/\1/p' "$log" | head -1)
 	if [ -z "$port" ] || ! bd_wait_for 60 "$bd_node_pid" curl -sf --max-time 2 -o /dev/null \
 		"http://127.0.0.1:$port/ext/health/readiness"; then
