@@ -47,19 +47,18 @@ fi
 
 if [[ " $SUITES " == *" unit "* ]]; then
 	note "== unit tests (cmocka, ASan+UBSan)"
-	unit_one() { # binary: its log, and what it printed, in build/asan/tests/<name>.{log,out,rc}
-		local t=$1 log=build/asan/tests/$(basename "$1").log
-		"$t" >"$log" 2>&1; local rc=$?
-		{ [ $rc = 0 ] || cat "$log"
-		  grep -E '^\[  (PASSED|FAILED)  \]' "$log" | sed "s|^|  $(basename "$t"): |"; } >"${log%.log}.out"
-		echo $rc >"${log%.log}.rc"
+	unit_one() { # binary: build/asan/tests/<name>.{log,rc}
+		local log=build/asan/tests/$(basename "$1").log
+		"$1" >"$log" 2>&1
+		echo $? >"${log%.log}.rc"
 	}
 	units=()
 	for t in build/asan/tests/test_*; do [[ -x "$t" && "$t" != *.* ]] && units+=("$t"); done
 	pool unit_one "${units[@]}"
 	for t in "${units[@]}"; do
 		log=build/asan/tests/$(basename "$t").log rc=$(cat "build/asan/tests/$(basename "$t").rc")
-		cat "${log%.log}.out"
+		[ "$rc" = 0 ] || cat "$log"
+		grep -E '^\[  (PASSED|FAILED)  \]' "$log" | sed "s|^|  $(basename "$t"): |"
 		p=$(sed -n 's/^\[  PASSED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -1)
 		f=$(sed -n 's/^\[  FAILED  \] \([0-9]*\) test.*/\1/p' "$log" | tail -1)
 		[ "$rc" = 0 ] || [ -n "$f" ] || f=1
@@ -107,7 +106,6 @@ if [[ " $SUITES " == *" e2e "* ]]; then
 	mkdir -p build
 	declare -A took=([index-crash]=320 [dataapi-truth]=100 [dataapi-sdk-pg]=40 [sigagg-p2p-pg]=34
 		[sigagg-p2p]=33 [dataapi-sdk]=30 [devnet]=28 [exports-pg]=25 [evm-index]=23)
-	# (a command substitution, not a process substitution: `wait -n` below would count that as a job)
 	sorted=$(for f in "${files[@]}"; do
 		name=$(basename "$f" .test.mjs)
 		ms=$(sed -n 's/^ℹ duration_ms \([0-9]*\).*/\1/p' "build/e2e-$name.log" 2>/dev/null | tail -1)

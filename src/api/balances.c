@@ -77,6 +77,13 @@ static int cmp_first(const void *pa, const void *pb)
 	return a->first < b->first ? -1 : a->first > b->first;
 }
 
+static uint64_t sat_add(uint64_t a, uint64_t b) { return a + b < a ? UINT64_MAX : a + b; }
+
+static bool same(const entry *e, int k, int shared, const uint8_t asset[32])
+{
+	return e->k == k && e->shared == shared && !memcmp(e->asset, asset, 32);
+}
+
 static void merge(tally *t)
 {
 	if (!t->n)
@@ -85,8 +92,8 @@ static void merge(tally *t)
 	size_t o = 0;
 	for (size_t i = 1; i < t->n; i++) {
 		entry *a = &t->v[o], *b = &t->v[i];
-		if (a->k == b->k && a->shared == b->shared && !memcmp(a->asset, b->asset, 32)) {
-			a->amount = a->amount + b->amount < a->amount ? UINT64_MAX : a->amount + b->amount;
+		if (same(a, b->k, b->shared, b->asset)) {
+			a->amount = sat_add(a->amount, b->amount);
 			a->count += b->count; /* sorted: a->first is the smaller */
 		} else {
 			t->v[++o] = *b;
@@ -97,10 +104,9 @@ static void merge(tally *t)
 
 static bool add(tally *t, int k, const uint8_t asset[32], int shared, uint64_t amount, uint64_t pos)
 {
-	if (t->n && t->v[t->n - 1].k == k && t->v[t->n - 1].shared == shared &&
-	    !memcmp(t->v[t->n - 1].asset, asset, 32)) {
+	if (t->n && same(&t->v[t->n - 1], k, shared, asset)) {
 		entry *e = &t->v[t->n - 1]; /* most rows are of the asset before */
-		e->amount = e->amount + amount < amount ? UINT64_MAX : e->amount + amount;
+		e->amount = sat_add(e->amount, amount);
 		e->count++;
 		return true;
 	}
