@@ -37,8 +37,8 @@
  * IX_TXS_PER_MB txs a transaction per MiB (IX_GROUP_MIN to IX_GROUP_MAX_TXS).
  */
 #define IX_QUEUE_MIN 3
-#define IX_QUEUE_MAX 16
-#define IX_MB_PER_QUEUE 256
+#define IX_QUEUE_MAX 32
+#define IX_MB_PER_QUEUE 128
 #define IX_GROUP_MAX (IX_QUEUE_MAX * SL_IDX__COUNT) /* batches one transaction may apply */
 #define IX_TXS_PER_MB 50
 #define IX_GROUP_MIN 50000
