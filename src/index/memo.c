@@ -41,6 +41,8 @@ void ix_memo_release(ix_memo *m)
 	free(m->early);
 	free(m->acts);
 	free(m->act_used);
+	free(m->pend);
+	free(m->pend_slots);
 	*m = (ix_memo){ 0 };
 }
 
@@ -143,6 +145,75 @@ void ix_memo_forget(ix_memo *m)
 		m->n[g] = 0;
 	}
 	ix_memo_early_reset(m);
+	ix_memo_pend_clear(m);
+}
+
+/* The slot of id in the pending table: the one holding it, or the empty one where it goes. */
+static size_t pend_slot(const ix_memo *m, const uint8_t id[32])
+{
+	uint64_t h;
+	memcpy(&h, id + 8, sizeof h); /* not home(): that is masked to the generations' size */
+	size_t i = (size_t)h & m->pend_mask;
+	while (m->pend_slots[i] && memcmp(m->pend[m->pend_slots[i] - 1].out.id, id, 32))
+		i = (i + 1) & m->pend_mask;
+	return i;
+}
+
+ix_pend *ix_memo_pend_find(const ix_memo *m, const uint8_t id[32])
+{
+	if (!m->npend)
+		return NULL;
+	uint32_t k = m->pend_slots[pend_slot(m, id)];
+	return k ? &m->pend[k - 1] : NULL;
+}
+
+/* Room for one more: the records, and slots at most half full. */
+static bool pend_grow(ix_memo *m)
+{
+	if (m->npend == m->pend_cap) {
+		size_t cap = m->pend_cap ? 2 * m->pend_cap : 1024;
+		ix_pend *v = realloc(m->pend, cap * sizeof *v);
+		if (!v)
+			return false;
+		m->pend = v;
+		m->pend_cap = cap;
+	}
+	if (m->pend_slots && 2 * (m->npend + 1) <= m->pend_mask + 1)
+		return true;
+	size_t nslots = m->pend_slots ? 2 * (m->pend_mask + 1) : 4096;
+	uint32_t *t = calloc(nslots, sizeof *t);
+	if (!t)
+		return false;
+	free(m->pend_slots);
+	m->pend_slots = t;
+	m->pend_mask = nslots - 1;
+	for (size_t k = 0; k < m->npend; k++)
+		t[pend_slot(m, m->pend[k].out.id)] = (uint32_t)(k + 1);
+	return true;
+}
+
+ix_pend *ix_memo_pend_add(ix_memo *m, const ix_out *u)
+{
+	ix_pend *p = ix_memo_pend_find(m, u->id);
+	if (p) {
+		p->out = *u;
+		return p;
+	}
+	if (m->npend >= IX_PEND_MAX || !pend_grow(m))
+		return NULL;
+	p = &m->pend[m->npend];
+	*p = (ix_pend){ .out = *u };
+	m->pend_slots[pend_slot(m, u->id)] = (uint32_t)++m->npend;
+	return p;
+}
+
+void ix_memo_pend_clear(ix_memo *m)
+{
+	/* the slots in use, not the whole table (a live indexer's transactions are small), newest
+	 * first: what lies on the probe path of an entry was put there before it, so is still there */
+	for (size_t k = m->npend; k-- > 0;)
+		m->pend_slots[pend_slot(m, m->pend[k].out.id)] = 0;
+	m->npend = 0;
 }
 
 void ix_memo_early_reset(ix_memo *m)

@@ -24,12 +24,21 @@
  * a generation's worth of newer UTXOs is looked up in the store instead.
  * UTXOs with more than IX_LOC_ADDRS owners are not remembered.
  *
+ *   pending    the UTXOs made in the current transaction, whose rows are not
+ *              written yet: write.c writes them together before the commit,
+ *              in key order, with the spend (or the end of the stake) that a
+ *              later tx of the same transaction brought. A UTXO spent soon
+ *              after it was made is then written once, spent, instead of
+ *              inserted and updated again; and the inserts are appends in
+ *              key order. Held by index (IX_PEND_MAX at most, then written
+ *              early), with a hash table over ids that grows with them.
+ *
  * Not thread-safe: the writer thread alone uses it.
  */
 #ifndef SL_INDEX_MEMO_H
 #define SL_INDEX_MEMO_H
 
-#include "util/common.h"
+#include "index/rows.h"
 
 #define IX_LOC_ADDRS 2
 #define IX_MEMO_SLOTS ((size_t)1 << 18)
@@ -59,6 +68,17 @@ typedef struct ix_memo_act {
 
 #define IX_ACT_SLOTS ((size_t)1 << 15)
 
+/* A UTXO made in the current transaction and not written yet. Its pointers (and the spend's) are
+ * into the transaction's batches, which live until it ends. */
+typedef struct ix_pend {
+	ix_out out;
+	ix_spend spend; /* when spent */
+	int64_t unstaked;
+	bool spent, unstake;
+} ix_pend;
+
+#define IX_PEND_MAX ((size_t)1 << 20)
+
 typedef struct ix_memo {
 	ix_memo_slot *gen[2]; /* gen[cur] takes new entries; the other is the older generation */
 	size_t n[2];
@@ -69,6 +89,10 @@ typedef struct ix_memo {
 	ix_memo_act *acts; /* the batch's addr_txs rows (IX_ACT_SLOTS), and which slots are used */
 	uint16_t *act_used;
 	size_t nacts;
+	ix_pend *pend; /* npend of pend_cap used, in the order they were made */
+	size_t npend, pend_cap;
+	uint32_t *pend_slots; /* index + 1 into pend, 0 for empty; pend_mask + 1 slots */
+	size_t pend_mask;
 } ix_memo;
 
 /* false when out of memory (m is then released and empty, every lookup a miss). */
@@ -81,6 +105,14 @@ bool ix_memo_peek(const ix_memo *m, const uint8_t id[32], ix_loc *out);
 bool ix_memo_take(ix_memo *m, const uint8_t id[32], ix_loc *out);
 /* After a transaction rolled back: nothing remembered, the filter to be loaded again. */
 void ix_memo_forget(ix_memo *m);
+
+/* A UTXO made: pending now (its record, to fill in), or NULL when out of memory (write it at
+ * once). Made again before it was written: the newer creation's columns, its spend kept. */
+ix_pend *ix_memo_pend_add(ix_memo *m, const ix_out *u);
+/* The pending UTXO of this id, or NULL. */
+ix_pend *ix_memo_pend_find(const ix_memo *m, const uint8_t id[32]);
+/* Once they are written (or rolled back): none pending. */
+void ix_memo_pend_clear(ix_memo *m);
 
 /* Has the batch written this addr_txs row already? If not, it is noted as written now (true: skip
  * it). Past half the slots nothing more is noted: a repeat is then written again, which the row's
