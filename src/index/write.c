@@ -305,6 +305,24 @@ static void bind_opt_i64(sl_stmt *s, int i, bool has, int64_t v)
 		sl_bind_null(s, i);
 }
 
+/* The output's own columns, asset to reward, from i on (utxos and addr_utxos list them alike). */
+static void bind_output(sl_stmt *s, int i, const ix_out *u)
+{
+	sl_bind_blob(s, i, u->asset, 32);
+	sl_bind_u64be(s, i + 1, u->amount);
+	sl_bind_i64(s, i + 2, u->otype);
+	sl_bind_i64(s, i + 3, (int64_t)u->locktime);
+	sl_bind_i64(s, i + 4, (int64_t)u->stake_lock);
+	sl_bind_i64(s, i + 5, u->threshold);
+	sl_bind_blob(s, i + 6, u->addrs, 20 * (size_t)u->naddrs);
+	sl_bind_i64(s, i + 7, u->group_id);
+	bind_opt_blob(s, i + 8, u->payload.len ? u->payload.p : NULL, u->payload.len);
+	sl_bind_i64(s, i + 9, u->staked);
+	sl_bind_i64(s, i + 10, (int64_t)u->stake_start);
+	sl_bind_i64(s, i + 11, (int64_t)u->stake_end);
+	sl_bind_i64(s, i + 12, u->reward);
+}
+
 /* A UTXO's row in utxos; k: its consumption, if known. */
 static sl_err write_out(sl_conn *c, const ix_out *u, const cons *k, bool unstake, int64_t unstaked)
 {
@@ -315,19 +333,7 @@ static sl_err write_out(sl_conn *c, const ix_out *u, const cons *k, bool unstake
 	sl_bind_blob(s, 3, u->tx, 32);
 	sl_bind_i64(s, 4, u->idx);
 	sl_bind_i64(s, 5, u->dest);
-	sl_bind_blob(s, 6, u->asset, 32);
-	sl_bind_u64be(s, 7, u->amount);
-	sl_bind_i64(s, 8, u->otype);
-	sl_bind_i64(s, 9, (int64_t)u->locktime);
-	sl_bind_i64(s, 10, (int64_t)u->stake_lock);
-	sl_bind_i64(s, 11, u->threshold);
-	sl_bind_blob(s, 12, u->addrs, 20 * (size_t)u->naddrs);
-	sl_bind_i64(s, 13, u->group_id);
-	bind_opt_blob(s, 14, u->payload.len ? u->payload.p : NULL, u->payload.len);
-	sl_bind_i64(s, 15, u->staked);
-	sl_bind_i64(s, 16, (int64_t)u->stake_start);
-	sl_bind_i64(s, 17, (int64_t)u->stake_end);
-	sl_bind_i64(s, 18, u->reward);
+	bind_output(s, 6, u);
 	bind_where_block(s, 19, &u->at);
 	sl_bind_i64(s, 21, u->at.ts);
 	sl_bind_i64(s, 22, (int64_t)u->at.seq);
@@ -348,19 +354,7 @@ static sl_err write_out_addr(sl_conn *c, const ix_out *u, uint32_t i, const cons
 	sl_bind_blob(s, 4, u->tx, 32);
 	sl_bind_i64(s, 5, u->idx);
 	sl_bind_i64(s, 6, u->at.chain);
-	sl_bind_blob(s, 7, u->asset, 32);
-	sl_bind_u64be(s, 8, u->amount);
-	sl_bind_i64(s, 9, u->otype);
-	sl_bind_i64(s, 10, (int64_t)u->locktime);
-	sl_bind_i64(s, 11, (int64_t)u->stake_lock);
-	sl_bind_i64(s, 12, u->threshold);
-	sl_bind_blob(s, 13, u->addrs, 20 * (size_t)u->naddrs);
-	sl_bind_i64(s, 14, u->group_id);
-	bind_opt_blob(s, 15, u->payload.len ? u->payload.p : NULL, u->payload.len);
-	sl_bind_i64(s, 16, u->staked);
-	sl_bind_i64(s, 17, (int64_t)u->stake_start);
-	sl_bind_i64(s, 18, (int64_t)u->stake_end);
-	sl_bind_i64(s, 19, u->reward);
+	bind_output(s, 7, u);
 	bind_where_block(s, 20, &u->at);
 	sl_bind_i64(s, 22, (int64_t)u->at.seq);
 	bind_opt_i64(s, 23, unstake, unstaked);
