@@ -148,6 +148,14 @@ static void bind_opt_blob(sl_stmt *s, int i, const uint8_t *p, size_t n)
 		sl_bind_null(s, i);
 }
 
+static void bind_opt_i64(sl_stmt *s, int i, bool has, int64_t v)
+{
+	if (has)
+		sl_bind_i64(s, i, v);
+	else
+		sl_bind_null(s, i);
+}
+
 static void bind_where_block(sl_stmt *s, int i, const ix_where *at)
 {
 	if (at->in_block) {
@@ -174,13 +182,8 @@ static sl_err put_block(sl_conn *c, const ix_block *b)
 	bind_opt_blob(s, 9, b->wrapped ? b->vm_id : NULL, 32);
 	bind_opt_blob(s, 10, b->wrapped ? b->vm_parent : NULL, 32);
 	bind_opt_blob(s, 11, b->has_proposer ? b->proposer : NULL, 20);
-	if (b->wrapped) {
-		sl_bind_i64(s, 12, (int64_t)b->vm_height);
-		sl_bind_i64(s, 13, b->vm_ts);
-	} else {
-		sl_bind_null(s, 12);
-		sl_bind_null(s, 13);
-	}
+	bind_opt_i64(s, 12, b->wrapped, (int64_t)b->vm_height);
+	bind_opt_i64(s, 13, b->wrapped, b->vm_ts);
 	sl_bind_i64(s, 14, (int64_t)b->ipos);
 	return sl_stmt_exec(s);
 }
@@ -297,14 +300,6 @@ static sl_err take_early(sl_conn *c, const ix_memo *m, const uint8_t id[32], con
 	return e;
 }
 
-static void bind_opt_i64(sl_stmt *s, int i, bool has, int64_t v)
-{
-	if (has)
-		sl_bind_i64(s, i, v);
-	else
-		sl_bind_null(s, i);
-}
-
 /* The output's own columns, asset to reward, from i on (utxos and addr_utxos list them alike). */
 static void bind_output(sl_stmt *s, int i, const ix_out *u)
 {
@@ -410,6 +405,15 @@ static int cmp_owner(const void *a, const void *b)
 	return memcmp(x->id, y->id, 32);
 }
 
+/* A pending UTXO's consumption, in k: NULL while unspent. */
+static const cons *pend_cons(const ix_pend *p, cons *k)
+{
+	if (!p->spent)
+		return NULL;
+	cons_of(k, &p->spend);
+	return k;
+}
+
 /* The pending UTXOs' rows, in each table's key order (appends, mostly), spent when they were;
  * then those still unspent are remembered. */
 static sl_err write_pending(sl_conn *c, ix_memo *m)
@@ -435,19 +439,14 @@ static sl_err write_pending(sl_conn *c, ix_memo *m)
 	qsort(ok, n, sizeof *ok, cmp_out);
 	if (nown)
 		qsort(wk, nown, sizeof *wk, cmp_owner);
+	cons spend;
 	for (size_t k = 0; !e && k < n; k++) {
 		const ix_pend *p = &m->pend[ok[k].p];
-		cons spend;
-		if (p->spent)
-			cons_of(&spend, &p->spend);
-		e = write_out(c, &p->out, p->spent ? &spend : NULL, p->unstake, p->unstaked);
+		e = write_out(c, &p->out, pend_cons(p, &spend), p->unstake, p->unstaked);
 	}
 	for (size_t k = 0; !e && k < nown; k++) {
 		const ix_pend *p = &m->pend[wk[k].p];
-		cons spend;
-		if (p->spent)
-			cons_of(&spend, &p->spend);
-		e = write_out_addr(c, &p->out, wk[k].i, p->spent ? &spend : NULL, p->unstake, p->unstaked);
+		e = write_out_addr(c, &p->out, wk[k].i, pend_cons(p, &spend), p->unstake, p->unstaked);
 	}
 	for (size_t k = 0; !e && k < n; k++)
 		if (!m->pend[k].spent)
@@ -682,10 +681,7 @@ static sl_err put_staker(sl_conn *c, const ix_staker *k)
 	sl_bind_i64(s, 5, (int64_t)k->start);
 	sl_bind_i64(s, 6, (int64_t)k->end);
 	sl_bind_i64(s, 7, (int64_t)k->weight);
-	if (k->has_fee)
-		sl_bind_i64(s, 8, k->fee);
-	else
-		sl_bind_null(s, 8);
+	bind_opt_i64(s, 8, k->has_fee, k->fee);
 	sl_bind_i64(s, 9, k->nouts);
 	sl_bind_i64(s, 10, k->nstake);
 	bind_opt_blob(s, 11, k->rewards_owner.len ? k->rewards_owner.p : NULL, k->rewards_owner.len);
