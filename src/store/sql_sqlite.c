@@ -6,7 +6,17 @@
  * committed transactions. synchronous=NORMAL: a commit is durable against a
  * crash of the process (kill -9) — the WAL is in the OS's cache — and the
  * database is never corrupted by a power loss, which may lose the last
- * commits; the indexer then re-applies them from the node. Every
+ * commits; the indexer then re-applies them from the node.
+ *
+ * The writer's checkpoints (copying the WAL into the database, with its
+ * fsyncs) run on a thread of their own with a connection of its own, so
+ * that they overlap the writer's next transaction instead of lengthening
+ * its commit: a catch-up's commit of ~1.5 GB of pages took 2-3 s more to
+ * checkpoint. The WAL restarts only when the writer begins a transaction
+ * with all of it copied, so past CKPT_WAL_MAX the writer waits for the
+ * checkpoint before beginning. While commits are that large (a catch-up) the
+ * WAL file is reused as it is; once they are small again (following the
+ * node) it is cut back to CKPT_WAL_KEEP when it restarts. Every
  * connection has a busy timeout: two readers opening a WAL database at once
  * can meet SQLITE_BUSY while its index is rebuilt
  * (docs/reference/performance-baselines.md).
@@ -19,11 +29,149 @@
 #include "util/lockfile.h"
 
 #define BUSY_TIMEOUT_MS 10000
+#define CKPT_AFTER (40ll << 20)	   /* WAL bytes after a commit that call for a checkpoint */
+#define CKPT_WAL_MAX (3ll << 30)   /* WAL bytes past which the writer waits for it to be copied */
+#define CKPT_WAL_KEEP (64ll << 20) /* what a restarted WAL file is cut back to */
+
+/* The writer's checkpointer: the commit hook (wal_hook) asks, the thread copies. */
+typedef struct lite_ckpt {
+	sqlite3 *db; /* its own connection, used by the thread only */
+	pthread_t thread;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;   /* due or stop, to the thread */
+	pthread_cond_t done; /* a pass has ended, to the writer */
+	int64_t wal_bytes;   /* in the WAL after the last commit */
+	int page_size;
+	bool keep_wal; /* the writer's journal_size_limit is off (-1), for a catch-up's large commits */
+	int rc;	       /* the last pass's error (SQLITE_OK, or BUSY: a reader holds an old snapshot) */
+	bool due, running, stop;
+} lite_ckpt;
 
 typedef struct lite_conn {
 	sqlite3 *db;
 	sl_dirlock writer; /* the writer holds <path>-writer: one indexer per store */
+	lite_ckpt *ckpt;   /* the writer's (NULL for readers) */
 } lite_conn;
+
+static void *ckpt_main(void *arg)
+{
+	lite_ckpt *k = arg;
+	pthread_mutex_lock(&k->mu);
+	for (;;) {
+		while (!k->due && !k->stop)
+			pthread_cond_wait(&k->cv, &k->mu);
+		if (k->stop)
+			break;
+		k->due = false;
+		k->running = true;
+		pthread_mutex_unlock(&k->mu);
+		int rc = sqlite3_wal_checkpoint_v2(k->db, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+		pthread_mutex_lock(&k->mu);
+		k->rc = rc;
+		k->running = false;
+		pthread_cond_broadcast(&k->done);
+	}
+	pthread_mutex_unlock(&k->mu);
+	return NULL;
+}
+
+/* After each commit of the writer (its wal_hook, in place of the automatic checkpoint). */
+static int ckpt_hook(void *arg, sqlite3 *db, const char *name, int frames)
+{
+	(void)db, (void)name;
+	lite_ckpt *k = arg;
+	int64_t bytes = (int64_t)frames * (k->page_size + 24);
+	pthread_mutex_lock(&k->mu);
+	k->wal_bytes = bytes;
+	if (bytes >= CKPT_AFTER) {
+		k->due = true;
+		pthread_cond_signal(&k->cv);
+	}
+	pthread_mutex_unlock(&k->mu);
+	return SQLITE_OK;
+}
+
+/* Before the writer begins: past CKPT_WAL_MAX, wait for the copy, so this transaction restarts
+ * the WAL. A checkpoint's I/O error is the writer's to report. */
+static int ckpt_settle(lite_ckpt *k, sqlite3 *wdb)
+{
+	pthread_mutex_lock(&k->mu);
+	while (k->wal_bytes >= CKPT_WAL_MAX && (k->due || k->running))
+		pthread_cond_wait(&k->done, &k->mu);
+	int rc = k->rc;
+	k->rc = SQLITE_OK;
+	bool keep = k->wal_bytes >= CKPT_AFTER;
+	pthread_mutex_unlock(&k->mu);
+	if ((rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED)
+		rc = SQLITE_OK;
+	if (rc == SQLITE_OK && keep != k->keep_wal) {
+		char limit[64];
+		snprintf(limit, sizeof limit, "PRAGMA journal_size_limit = %lld",
+			 keep ? -1ll : CKPT_WAL_KEEP);
+		if ((rc = sqlite3_exec(wdb, limit, NULL, NULL, NULL)) == SQLITE_OK)
+			k->keep_wal = keep;
+	}
+	return rc;
+}
+
+static void ckpt_stop(lite_ckpt *k)
+{
+	if (!k)
+		return;
+	pthread_mutex_lock(&k->mu);
+	k->stop = true;
+	pthread_cond_signal(&k->cv);
+	pthread_mutex_unlock(&k->mu);
+	pthread_join(k->thread, NULL);
+	sqlite3_close_v2(k->db);
+	pthread_cond_destroy(&k->done);
+	pthread_cond_destroy(&k->cv);
+	pthread_mutex_destroy(&k->mu);
+	free(k);
+}
+
+/* The writer's checkpointer, on a connection of its own to path; NULL with the reason in err. */
+static lite_ckpt *ckpt_start(sqlite3 *wdb, const char *path, char err[256])
+{
+	lite_ckpt *k = calloc(1, sizeof *k);
+	if (!k) {
+		snprintf(err, 256, "out of memory");
+		return NULL;
+	}
+	sqlite3_stmt *st = NULL;
+	if (sqlite3_prepare_v2(wdb, "PRAGMA page_size", -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		k->page_size = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	char limit[64];
+	snprintf(limit, sizeof limit, "PRAGMA journal_size_limit = %lld", CKPT_WAL_KEEP);
+	int rc = sqlite3_exec(wdb, limit, NULL, NULL, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_open_v2(path, &k->db, SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_READWRITE, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_exec(k->db, "PRAGMA synchronous = NORMAL", NULL, NULL, NULL);
+	if (rc != SQLITE_OK || k->page_size <= 0) {
+		snprintf(err, 256, "cannot set up the checkpoints of %s: %s", path,
+			 k->db ? sqlite3_errmsg(k->db) : sqlite3_errstr(rc));
+		sqlite3_close(k->db);
+		free(k);
+		return NULL;
+	}
+	pthread_mutex_init(&k->mu, NULL);
+	pthread_cond_init(&k->cv, NULL);
+	pthread_cond_init(&k->done, NULL);
+	if (pthread_create(&k->thread, NULL, ckpt_main, k)) {
+		snprintf(err, 256, "cannot start the checkpoint thread of %s", path);
+		pthread_cond_destroy(&k->done);
+		pthread_cond_destroy(&k->cv);
+		pthread_mutex_destroy(&k->mu);
+		sqlite3_close(k->db);
+		free(k);
+		return NULL;
+	}
+	sqlite3_wal_hook(wdb, ckpt_hook, k);
+	return k;
+}
 
 /* Before SQLite's first use: no memory statistics (their global mutex was taken on every
  * allocation, some 10% of the indexer's writing). */
@@ -71,13 +219,18 @@ static void *connect(const sl_db_config *cfg, const char *path, char err[256])
 		 mb * 1024,
 		 /* pages of 16 KiB for a store made now (docs/store.md); a checkpoint each 40 MiB of WAL */
 		 write	? " PRAGMA page_size = 16384; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;"
-			  " PRAGMA wal_autocheckpoint = 2560;"
 		 : load ? " PRAGMA synchronous = NORMAL;"
 			: " PRAGMA query_only = 1;");
 	char *msg = NULL;
 	if (sqlite3_exec(db, pragmas, NULL, NULL, &msg) != SQLITE_OK) {
 		snprintf(err, 256, "cannot set up %s: %s", path, msg ? msg : sqlite3_errmsg(db));
 		sqlite3_free(msg);
+		sqlite3_close(db);
+		sl_dirlock_release(&lc->writer);
+		free(lc);
+		return NULL;
+	}
+	if (write && !(lc->ckpt = ckpt_start(db, path, err))) {
 		sqlite3_close(db);
 		sl_dirlock_release(&lc->writer);
 		free(lc);
@@ -92,6 +245,7 @@ static void disconnect(void *impl)
 	lite_conn *lc = impl;
 	if (!lc)
 		return;
+	ckpt_stop(lc->ckpt); /* before the writer's close, which checkpoints what is left */
 	sqlite3_close_v2(lc->db);
 	sl_dirlock_release(&lc->writer);
 	free(lc);
@@ -118,7 +272,17 @@ static sl_err exec_raw(sl_conn *c, const char *sql)
 }
 
 /* BEGIN IMMEDIATE: the writer takes the write lock at once, so a busy wait happens at begin, not mid-batch. */
-static sl_err begin(sl_conn *c) { return exec_raw(c, "BEGIN IMMEDIATE"); }
+static sl_err begin(sl_conn *c)
+{
+	lite_ckpt *k = ((lite_conn *)c->impl)->ckpt;
+	int rc = k ? ckpt_settle(k, DB(c)) : SQLITE_OK;
+	if (rc != SQLITE_OK)
+		return sl_conn_fail(c,
+				    (rc & 0xff) == SQLITE_FULL || (rc & 0xff) == SQLITE_IOERR ? SL_ERR_IO
+											      : SL_ERR_STORE,
+				    "sqlite: checkpoint: %s", sqlite3_errstr(rc));
+	return exec_raw(c, "BEGIN IMMEDIATE");
+}
 static sl_err commit(sl_conn *c) { return exec_raw(c, "COMMIT"); }
 static void rollback(sl_conn *c)
 {

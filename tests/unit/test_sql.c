@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <cmocka.h>
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "store/sql.h"
@@ -212,6 +214,85 @@ static void test_sqlite(void **state)
 	assert_int_equal(system(cmd), 0);
 }
 
+static int64_t file_size(const char *path)
+{
+	struct stat st;
+	return stat(path, &st) ? -1 : (int64_t)st.st_size;
+}
+
+/* Until the file at path holds at least `bytes`, up to 10 s. */
+static bool grows_to(const char *path, int64_t bytes)
+{
+	for (int i = 0; i < 1000 && file_size(path) < bytes; i++)
+		nanosleep(&(struct timespec){ .tv_nsec = 10 * 1000000 }, NULL);
+	return file_size(path) >= bytes;
+}
+
+static const sl_sql q_wide = { "CREATE TABLE w (k INTEGER PRIMARY KEY, b BLOB NOT NULL)" };
+static const sl_sql q_wide_put = { "INSERT INTO w (k, b) VALUES (?, ?)" };
+static const sl_sql q_wide_count = { "SELECT count(*), sum(length(b)) FROM w" };
+
+/* One transaction of n rows of 64 KiB. */
+static void put_wide(sl_conn *c, int64_t from, int n)
+{
+	static uint8_t blob[64 << 10];
+	assert_int_equal(sl_conn_begin(c), SL_OK);
+	for (int i = 0; i < n; i++) {
+		memset(blob, (int)(from + i), sizeof blob);
+		sl_stmt *s = sl_stmt_get(c, &q_wide_put);
+		sl_bind_i64(s, 0, from + i);
+		sl_bind_blob(s, 1, blob, sizeof blob);
+		assert_int_equal(sl_stmt_exec(s), SL_OK);
+	}
+	assert_int_equal(sl_conn_commit(c), SL_OK);
+}
+
+/*
+ * SQLite's writer checkpoints on a thread of its own: a commit past 40 MiB of WAL is copied into
+ * the database without the writer's help, the next transaction then writes the WAL from its
+ * start again, and a reader sees every row throughout.
+ */
+static void test_sqlite_checkpoints(void **state)
+{
+	(void)state;
+	char dir[] = "/tmp/snowline-sql-XXXXXX", err[256];
+	assert_non_null(mkdtemp(dir));
+	char path[256], wal[300];
+	snprintf(path, sizeof path, "%s/store.db", dir);
+	snprintf(wal, sizeof wal, "%s-wal", path);
+	sl_db *w = open_db(path, SL_DB_WRITE);
+	sl_conn *c = sl_db_acquire(w, 1000, err);
+	assert_non_null(c);
+	assert_int_equal(sl_stmt_exec(sl_stmt_get(c, &q_wide)), SL_OK);
+	int64_t base = file_size(path);
+
+	put_wide(c, 0, 800); /* 50 MiB */
+	int64_t wal1 = file_size(wal);
+	assert_true(wal1 > 50ll << 20);
+	assert_true(grows_to(path, base + (50ll << 20)));		 /* copied, while the writer idles */
+	nanosleep(&(struct timespec){ .tv_nsec = 100 * 1000000 }, NULL); /* the pass ends after its copy */
+	put_wide(c, 800, 800);
+	assert_true(file_size(wal) <= wal1 + (1 << 20)); /* written from its start again, not appended */
+	assert_true(grows_to(path, base + (100ll << 20)));
+
+	sl_db *r = open_db(path, SL_DB_READ);
+	sl_conn *rc = sl_db_acquire(r, 1000, err);
+	assert_non_null(rc);
+	sl_stmt *s = sl_stmt_get(rc, &q_wide_count);
+	assert_int_equal(sl_stmt_query(s), SL_OK);
+	assert_true(sl_stmt_next(s, NULL));
+	assert_int_equal(sl_col_i64(s, 0), 1600);
+	assert_int_equal(sl_col_i64(s, 1), 1600ll << 16);
+	sl_db_release(r, rc);
+	sl_db_close(r);
+	sl_db_release(w, c);
+	sl_db_close(w);
+	assert_true(file_size(wal) <= 0); /* the last close copies what is left and removes it */
+	char cmd[512];
+	snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
 static void test_postgres(void **state)
 {
 	(void)state;
@@ -229,6 +310,7 @@ int main(void)
 	srandom((unsigned)getpid());
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sqlite),
+		cmocka_unit_test(test_sqlite_checkpoints),
 		cmocka_unit_test(test_postgres),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
