@@ -42,6 +42,18 @@ void ix_batch_release(ix_batch *b)
 	*b = (ix_batch){ 0 };
 }
 
+void ix_batch_clear(ix_batch *b)
+{
+	b->blocks.n = b->txs.n = b->outs.n = b->spends.n = b->acts.n = b->vertices.n = 0;
+	b->assets.n = b->asset_txs.n = b->stakers.n = b->stake_ends.n = b->pevents.n = b->l1_txs.n = 0;
+	sl_arena_release(&b->arena);
+	sl_arena_init(&b->arena, BATCH_ARENA_MAX);
+	sl_buf_reset(&b->data);
+	b->first = b->next = b->txs_total = 0;
+	memset(b->last_id, 0, sizeof b->last_id);
+	b->err = SL_OK;
+}
+
 void *ix_vec_push(ix_batch *b, void *vec, size_t elem)
 {
 	struct {

@@ -63,6 +63,10 @@ typedef struct fetcher {
 	/* the queue of derived batches; guarded by ix->lock */
 	ix_batch *queue[IX_QUEUE_MAX];
 	size_t qhead, qlen;
+	/* applied batches given back for the next ones, their memory kept (a catch-up's churn of
+	 * a few MB a batch through the allocator cost page faults); guarded by ix->lock */
+	ix_batch *spare[IX_QUEUE_MAX];
+	size_t nspare;
 	/* state shown in progress and metrics */
 	_Atomic uint64_t head;	  /* containers the node has (as last asked) */
 	_Atomic uint64_t applied; /* containers applied (the cursor) */
@@ -447,6 +451,44 @@ static sl_err resume(fetcher *f, sl_buf *resp, char err[256])
 	return e;
 }
 
+/* A batch to fill: a spare one given back by the writer, or a new one (NULL: out of memory). */
+static ix_batch *take_spare(fetcher *f)
+{
+	pthread_mutex_lock(&f->ix->lock);
+	ix_batch *b = f->nspare ? f->spare[--f->nspare] : NULL;
+	pthread_mutex_unlock(&f->ix->lock);
+	if (!b && (b = calloc(1, sizeof *b)))
+		ix_batch_init(b, f->kind);
+	return b;
+}
+
+static void drop_spares(fetcher *f)
+{
+	pthread_mutex_lock(&f->ix->lock);
+	while (f->nspare) {
+		ix_batch *b = f->spare[--f->nspare];
+		ix_batch_release(b);
+		free(b);
+	}
+	pthread_mutex_unlock(&f->ix->lock);
+}
+
+/* An applied batch back to its fetcher, emptied, while it is catching up; freed otherwise. */
+static void give_back(sl_indexer *ix, ix_batch *b)
+{
+	fetcher *f = &ix->f[b->kind];
+	ix_batch_clear(b);
+	pthread_mutex_lock(&ix->lock);
+	bool kept = !atomic_load(&f->caught_up) && f->nspare < IX_QUEUE_MAX;
+	if (kept)
+		f->spare[f->nspare++] = b;
+	pthread_mutex_unlock(&ix->lock);
+	if (!kept) {
+		ix_batch_release(b);
+		free(b);
+	}
+}
+
 static void *fetch_main(void *arg)
 {
 	fetcher *f = arg;
@@ -481,6 +523,7 @@ static void *fetch_main(void *arg)
 		}
 		backoff = 100;
 		if (!rg.n) {
+			drop_spares(f); /* following: a batch is small and seldom */
 			int64_t ms = now_ns() / 1000000;
 			atomic_store(&f->caught_up, true);
 			/* the store holds all the node has once the batches still queued are applied */
@@ -498,17 +541,18 @@ static void *fetch_main(void *arg)
 			continue;
 		}
 		atomic_store(&f->caught_up, false);
-		ix_batch *b = calloc(1, sizeof *b);
+		ix_batch *b = take_spare(f);
 		if (!b) {
 			fetcher_fail(f, "out of memory");
 			sleep_ms(ix, 1000);
 			continue;
 		}
-		ix_batch_init(b, f->kind);
-		/* the batch takes the answer's bytes; the rows point into them */
-		sl_buf_release(&b->data);
+		/* the batch takes the answer's bytes (the rows point into them); the next answer goes
+		 * into the buffer the batch had */
+		sl_buf data = b->data;
 		b->data = rg.data;
-		sl_buf_init(&rg.data, IX_MAX_BATCH_DATA); /* the next answer gets a buffer of its own */
+		rg.data = data;
+		rg.data.max = IX_MAX_BATCH_DATA;
 		b->first = f->next;
 		ix_ctx ctx = { &ix->net, fetch_rewards, f, &f->pstate };
 		for (size_t i = 0; !e && i < rg.n; i++) {
@@ -1181,8 +1225,7 @@ int sl_indexer_run(sl_indexer *ix, volatile sig_atomic_t *stop)
 					       sl_ikind_name(b->kind), (unsigned long long)b->first,
 					       (unsigned long long)b->next, (size_t)b->txs_total);
 				}
-				ix_batch_release(b);
-				free(b);
+				give_back(ix, b);
 			}
 			if (!ix->conn && !ix->cfg.dry_run)
 				break;
@@ -1277,6 +1320,7 @@ void sl_indexer_free(sl_indexer *ix)
 			ix_batch_release(b);
 			free(b);
 		}
+		drop_spares(f);
 		ix_pstate_release(&f->pstate);
 		sl_http_client_free(f->hc);
 	}

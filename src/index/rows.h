@@ -227,6 +227,8 @@ typedef struct ix_batch {
 
 void ix_batch_init(ix_batch *b, sl_ikind kind);
 void ix_batch_release(ix_batch *b);
+/* Empty it for the next batch of its index, keeping the memory of its vectors and bytes. */
+void ix_batch_clear(ix_batch *b);
 /* Append a zeroed record to a vector of the batch; NULL (and b->err) when out of memory. */
 void *ix_vec_push(ix_batch *b, void *vec, size_t elem);
 #define IX_PUSH(b, vec) ((__typeof__((vec).v))ix_vec_push((b), &(vec), sizeof *(vec).v))
