@@ -91,6 +91,14 @@ static int ckpt_hook(void *arg, sqlite3 *db, const char *name, int frames)
 	return SQLITE_OK;
 }
 
+/* The writer's WAL file: kept as it is (a catch-up), or cut back to CKPT_WAL_KEEP when it restarts. */
+static int wal_limit(sqlite3 *wdb, bool keep)
+{
+	char sql[64];
+	snprintf(sql, sizeof sql, "PRAGMA journal_size_limit = %lld", keep ? -1ll : CKPT_WAL_KEEP);
+	return sqlite3_exec(wdb, sql, NULL, NULL, NULL);
+}
+
 /* Before the writer begins: past CKPT_WAL_MAX, wait for the copy, so this transaction restarts
  * the WAL. A checkpoint's I/O error is the writer's to report. */
 static int ckpt_settle(lite_ckpt *k, sqlite3 *wdb)
@@ -104,14 +112,18 @@ static int ckpt_settle(lite_ckpt *k, sqlite3 *wdb)
 	pthread_mutex_unlock(&k->mu);
 	if ((rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED)
 		rc = SQLITE_OK;
-	if (rc == SQLITE_OK && keep != k->keep_wal) {
-		char limit[64];
-		snprintf(limit, sizeof limit, "PRAGMA journal_size_limit = %lld",
-			 keep ? -1ll : CKPT_WAL_KEEP);
-		if ((rc = sqlite3_exec(wdb, limit, NULL, NULL, NULL)) == SQLITE_OK)
-			k->keep_wal = keep;
-	}
+	if (rc == SQLITE_OK && keep != k->keep_wal && (rc = wal_limit(wdb, keep)) == SQLITE_OK)
+		k->keep_wal = keep;
 	return rc;
+}
+
+static void ckpt_free(lite_ckpt *k)
+{
+	sqlite3_close_v2(k->db);
+	pthread_cond_destroy(&k->done);
+	pthread_cond_destroy(&k->cv);
+	pthread_mutex_destroy(&k->mu);
+	free(k);
 }
 
 static void ckpt_stop(lite_ckpt *k)
@@ -123,11 +135,7 @@ static void ckpt_stop(lite_ckpt *k)
 	pthread_cond_signal(&k->cv);
 	pthread_mutex_unlock(&k->mu);
 	pthread_join(k->thread, NULL);
-	sqlite3_close_v2(k->db);
-	pthread_cond_destroy(&k->done);
-	pthread_cond_destroy(&k->cv);
-	pthread_mutex_destroy(&k->mu);
-	free(k);
+	ckpt_free(k);
 }
 
 /* The writer's checkpointer, on a connection of its own to path; NULL with the reason in err. */
@@ -138,14 +146,15 @@ static lite_ckpt *ckpt_start(sqlite3 *wdb, const char *path, char err[256])
 		snprintf(err, 256, "out of memory");
 		return NULL;
 	}
+	pthread_mutex_init(&k->mu, NULL);
+	pthread_cond_init(&k->cv, NULL);
+	pthread_cond_init(&k->done, NULL);
 	sqlite3_stmt *st = NULL;
 	if (sqlite3_prepare_v2(wdb, "PRAGMA page_size", -1, &st, NULL) == SQLITE_OK &&
 	    sqlite3_step(st) == SQLITE_ROW)
 		k->page_size = sqlite3_column_int(st, 0);
 	sqlite3_finalize(st);
-	char limit[64];
-	snprintf(limit, sizeof limit, "PRAGMA journal_size_limit = %lld", CKPT_WAL_KEEP);
-	int rc = sqlite3_exec(wdb, limit, NULL, NULL, NULL);
+	int rc = wal_limit(wdb, false);
 	if (rc == SQLITE_OK)
 		rc = sqlite3_open_v2(path, &k->db, SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_READWRITE, NULL);
 	if (rc == SQLITE_OK)
@@ -153,20 +162,12 @@ static lite_ckpt *ckpt_start(sqlite3 *wdb, const char *path, char err[256])
 	if (rc != SQLITE_OK || k->page_size <= 0) {
 		snprintf(err, 256, "cannot set up the checkpoints of %s: %s", path,
 			 k->db ? sqlite3_errmsg(k->db) : sqlite3_errstr(rc));
-		sqlite3_close(k->db);
-		free(k);
+		ckpt_free(k);
 		return NULL;
 	}
-	pthread_mutex_init(&k->mu, NULL);
-	pthread_cond_init(&k->cv, NULL);
-	pthread_cond_init(&k->done, NULL);
 	if (pthread_create(&k->thread, NULL, ckpt_main, k)) {
 		snprintf(err, 256, "cannot start the checkpoint thread of %s", path);
-		pthread_cond_destroy(&k->done);
-		pthread_cond_destroy(&k->cv);
-		pthread_mutex_destroy(&k->mu);
-		sqlite3_close(k->db);
-		free(k);
+		ckpt_free(k);
 		return NULL;
 	}
 	sqlite3_wal_hook(wdb, ckpt_hook, k);
