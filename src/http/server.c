@@ -26,6 +26,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <pthread.h>
@@ -109,8 +110,8 @@ struct loop {
 	int64_t now;
 	time_t date_sec;
 	char date[32];
-	bool draining, listening;
-	int64_t drain_until, relisten_at;
+	bool draining, listening, fresh_swept;
+	int64_t drain_until, fresh_until, relisten_at;
 	loop_stats st;
 	uint8_t scratch[16384]; /* what a lingering client still sends lands here */
 };
@@ -652,8 +653,11 @@ static step step_head(conn *c)
 	if (!c->readable)
 		return STEP_WAIT;
 	step r = read_rbuf(c, SL_HTTP_MAX_HEADER_BYTES);
-	if (r == STEP_WAIT && lp->draining && !c->rlen) {
-		conn_close(c); /* shutting down, and no request has begun */
+	/* Shutting down, and no request has begun: an idle kept-alive connection closes now; one
+	 * accepted before the signal (PH_HEAD with nothing read) may still be sending its first. */
+	if (r == STEP_WAIT && lp->draining && !c->rlen &&
+	    (c->phase == PH_IDLE || lp->now >= lp->fresh_until)) {
+		conn_close(c);
 		return STEP_GONE;
 	}
 	return r;
@@ -871,6 +875,22 @@ static void listen_on(loop *lp)
 	lp->relisten_at = 0;
 }
 
+/* The loop with the fewest connections: `lp` on a tie; without it (the server's owner, shutting
+ * down, once every loop has started or failed to), of those running. */
+static loop *least_loaded(sl_http_server *s, loop *lp)
+{
+	loop *t = lp;
+	unsigned best = lp ? atomic_load_explicit(&lp->nconn, memory_order_relaxed) : UINT_MAX;
+	for (unsigned k = 0; k < s->nloops; k++) {
+		unsigned n = atomic_load_explicit(&s->loops[k].nconn, memory_order_relaxed);
+		if ((lp || s->loops[k].running) && (n < best || !t)) {
+			best = n;
+			t = &s->loops[k];
+		}
+	}
+	return t;
+}
+
 static void accept_batch(loop *lp)
 {
 	sl_http_server *s = lp->s;
@@ -896,16 +916,7 @@ static void accept_batch(loop *lp)
 		atomic_fetch_add_explicit(&s->open, 1, memory_order_relaxed);
 		handoff h = { .fd = fd };
 		peer_text(&sa, h.peer);
-		/* To the loop with the fewest connections (this one on a tie). */
-		loop *t = lp;
-		unsigned best = atomic_load_explicit(&lp->nconn, memory_order_relaxed);
-		for (unsigned k = 0; k < s->nloops; k++) {
-			unsigned n = atomic_load_explicit(&s->loops[k].nconn, memory_order_relaxed);
-			if (n < best) {
-				best = n;
-				t = &s->loops[k];
-			}
-		}
+		loop *t = least_loaded(s, lp);
 		atomic_fetch_add_explicit(&t->nconn, 1, memory_order_relaxed);
 		if (t != lp) {
 			if (write(t->pipe_w, &h, sizeof h) == (ssize_t)sizeof h)
@@ -919,18 +930,25 @@ static void accept_batch(loop *lp)
 
 /* ---- the loop ---- */
 
-static void begin_drain(loop *lp)
+/* Connections in these phases with no request begun close once a read confirms nothing has
+ * arrived (step_head says which may still wait). */
+static void sweep_unbegun(loop *lp, int from, int to)
 {
-	lp->draining = true;
-	lp->drain_until = lp->now + SL_HTTP_DRAIN_SECONDS * 1000;
-	listen_off(lp, 0);
-	/* Connections with no request begun close once a read confirms nothing has arrived. */
-	for (int ph = PH_IDLE; ph <= PH_HEAD; ph++)
+	for (int ph = from; ph <= to; ph++)
 		for (conn *c = lp->lists[ph].head; c; c = c->ph.next)
 			if (!c->rlen) {
 				c->readable = true;
 				make_ready(c);
 			}
+}
+
+static void begin_drain(loop *lp)
+{
+	lp->draining = true;
+	lp->drain_until = lp->now + SL_HTTP_DRAIN_SECONDS * 1000;
+	lp->fresh_until = SL_MIN(lp->drain_until, lp->now + SL_HTTP_DRAIN_FRESH_MS);
+	listen_off(lp, 0);
+	sweep_unbegun(lp, PH_IDLE, PH_HEAD);
 }
 
 static void read_pipe(loop *lp)
@@ -993,7 +1011,7 @@ static int wait_ms(loop *lp)
 		if (lp->lists[ph].head)
 			next = SL_MIN(next, lp->lists[ph].head->deadline);
 	if (lp->draining)
-		next = SL_MIN(next, lp->drain_until);
+		next = SL_MIN(next, lp->fresh_swept ? lp->drain_until : lp->fresh_until);
 	if (!lp->listening && lp->relisten_at)
 		next = SL_MIN(next, lp->relisten_at);
 	if (next == INT64_MAX)
@@ -1033,6 +1051,10 @@ static void *loop_main(void *arg)
 			accept_batch(lp);
 		if (!lp->listening && !lp->draining && lp->relisten_at && lp->now >= lp->relisten_at)
 			listen_on(lp);
+		if (lp->draining && !lp->fresh_swept && lp->now >= lp->fresh_until) {
+			lp->fresh_swept = true; /* accepted before the signal, and still silent */
+			sweep_unbegun(lp, PH_HEAD, PH_HEAD);
+		}
 		run_ready(lp);
 		lp->now = now_ms();
 		for (int ph = 0; ph < NLISTS; ph++)
@@ -1197,14 +1219,51 @@ void sl_http_server_stats(const sl_http_server *s, sl_http_stats *out)
 	}
 }
 
+/*
+ * Shutting down: the connections the kernel completed before it, which wait in the listening
+ * socket's queue, go to the loops ahead of their message to drain, so a client that connected
+ * before the signal is served (step_head gives its first request SL_HTTP_DRAIN_FRESH_MS to begin).
+ */
+static void accept_backlog(sl_http_server *s)
+{
+	for (unsigned i = 0; i <= s->cap; i++) {
+		struct sockaddr_storage sa;
+		socklen_t sl = sizeof sa;
+		int fd = accept4(s->lfd, (struct sockaddr *)&sa, &sl, SOCK_NONBLOCK | SOCK_CLOEXEC);
+		if (fd < 0) {
+			if (errno == EINTR || errno == ECONNABORTED)
+				continue;
+			return;
+		}
+		loop *t = least_loaded(s, NULL);
+		if (!t) {
+			close(fd);
+			return;
+		}
+		handoff h = { .fd = fd };
+		peer_text(&sa, h.peer);
+		stat_add(&t->st.accepted);
+		atomic_fetch_add_explicit(&s->open, 1, memory_order_relaxed);
+		atomic_fetch_add_explicit(&t->nconn, 1, memory_order_relaxed);
+		if (write(t->pipe_w, &h, sizeof h) != (ssize_t)sizeof h) {
+			close(fd);
+			atomic_fetch_sub_explicit(&t->nconn, 1, memory_order_relaxed);
+			atomic_fetch_sub_explicit(&s->open, 1, memory_order_relaxed);
+		}
+	}
+}
+
 void sl_http_server_free(sl_http_server *s)
 {
 	if (!s)
 		return;
-	/* Stop accepting at once: a listening socket shut down refuses new connections. */
+	/* Stop accepting at once: a listening socket shut down refuses new connections, and resets
+	 * those in its queue, so these are taken over first. */
 	atomic_store(&s->draining, true);
-	if (s->lfd >= 0)
+	if (s->lfd >= 0) {
+		accept_backlog(s);
 		shutdown(s->lfd, SHUT_RDWR);
+	}
 	for (unsigned i = 0; s->loops && i < s->nloops; i++) {
 		loop *lp = &s->loops[i];
 		if (!lp->running)

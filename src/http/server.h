@@ -60,10 +60,12 @@
  *
  * Lifecycle: sl_http_server_new() binds (SO_REUSEADDR, never SO_REUSEPORT: a
  * port in use is an error naming the address and the reason) and starts the
- * loops. sl_http_server_free() stops accepting at once, lets requests in
- * flight finish (for up to SL_HTTP_DRAIN_SECONDS; their responses say
- * `Connection: close`), then closes every connection, idle kept-alive ones
- * included, joins the loops and frees the server.
+ * loops. sl_http_server_free() stops accepting at once (taking over the
+ * connections the kernel had already completed, whose first request gets
+ * SL_HTTP_DRAIN_FRESH_MS to begin), lets requests in flight finish (for up to
+ * SL_HTTP_DRAIN_SECONDS; their responses say `Connection: close`), then
+ * closes every connection, idle kept-alive ones included, joins the loops and
+ * frees the server.
  *
  * Ownership: the request and everything it points to belong to the server
  * and live until the handler returns. The handler owns nothing it must free:

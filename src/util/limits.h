@@ -41,7 +41,8 @@
 #define SL_HTTP_WRITE_TIMEOUT_MS 30000
 #define SL_HTTP_LINGER_MS 2000
 #define SL_HTTP_MAX_TIMEOUT_MS (24u * 3600 * 1000) /* any configured deadline */
-#define SL_HTTP_DRAIN_SECONDS 10 /* graceful shutdown: wait this long for requests in flight */
+#define SL_HTTP_DRAIN_SECONDS 10    /* graceful shutdown: wait this long for requests in flight */
+#define SL_HTTP_DRAIN_FRESH_MS 1000 /* ... and this long for a connection accepted before it to begin one */
 
 /* admin.memoryProfile: how long the heap profiler records (admin.c explains why a window) */
 #define SL_HEAP_PROFILE_WINDOW_MS 2000

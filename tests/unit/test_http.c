@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -256,9 +257,17 @@ static void test_chunked(void **state)
 
 /* ---- a server in this process ---- */
 
+static void sleep_ms(int ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000 };
+	nanosleep(&ts, NULL);
+}
+
 static void handler(void *ctx, const sl_http_req *req, sl_http_resp *resp)
 {
 	(void)ctx;
+	if (!strcmp(req->path, "/slow"))
+		sleep_ms(400); /* holds its loop: what connects meanwhile waits in the listen queue */
 	if (!strcmp(req->path, "/big")) {
 		static char chunk[65536];
 		memset(chunk, 'x', sizeof chunk);
@@ -315,12 +324,6 @@ static const char *body_of(const char *resp)
 {
 	const char *b = strstr(resp, "\r\n\r\n");
 	return b ? b + 4 : "";
-}
-
-static void sleep_ms(int ms)
-{
-	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000 };
-	nanosleep(&ts, NULL);
 }
 
 static void test_server(void **state)
@@ -409,6 +412,55 @@ static void test_server(void **state)
 	close(k[0]);
 }
 
+static void *free_server(void *s)
+{
+	sl_http_server_free(s);
+	return NULL;
+}
+
+/* Shutting down while connections wait in the listen queue: each client that connected before it
+ * is answered, one whose request was sent at once and one whose request begins during the drain;
+ * the server then exits, and a connection after it is refused. */
+static void test_drain_queue(void **state)
+{
+	(void)state;
+	sl_http_config cfg = { .host = "127.0.0.1", .threads = 1, .handler = handler };
+	char err[256], buf[8192];
+	bool closed;
+	sl_http_server *s = sl_http_server_new(&cfg, err);
+	assert_non_null(s);
+	uint16_t port = sl_http_server_port(s);
+	int busy = dial(port);
+	say(busy, "GET /slow HTTP/1.1\r\nHost: h\r\n\r\n");
+	sleep_ms(100); /* the one loop is in the handler now */
+	int sent = dial(port), late = dial(port);
+	say(sent, "GET /sent HTTP/1.1\r\nHost: h\r\n\r\n");
+	pthread_t th;
+	assert_int_equal(pthread_create(&th, NULL, free_server, s), 0);
+	sleep_ms(200);
+	say(late, "GET /late HTTP/1.1\r\nHost: h\r\n\r\n");
+	hear(busy, buf, sizeof buf, 2000, &closed);
+	assert_true(closed);
+	assert_string_equal(body_of(buf), "GET|/slow|(none)|(none)|127.0.0.1|(none)|0");
+	hear(sent, buf, sizeof buf, 2000, &closed);
+	assert_true(closed);
+	assert_non_null(strstr(buf, "Connection: close\r\n")); /* answered while draining */
+	assert_string_equal(body_of(buf), "GET|/sent|(none)|(none)|127.0.0.1|(none)|0");
+	hear(late, buf, sizeof buf, 2000, &closed);
+	assert_true(closed);
+	assert_string_equal(body_of(buf), "GET|/late|(none)|(none)|127.0.0.1|(none)|0");
+	assert_int_equal(pthread_join(th, NULL), 0);
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(port) };
+	inet_pton(AF_INET, "127.0.0.1", &a.sin_addr);
+	assert_int_equal(connect(fd, (struct sockaddr *)&a, sizeof a), -1);
+	assert_int_equal(errno, ECONNREFUSED);
+	close(fd);
+	close(busy);
+	close(sent);
+	close(late);
+}
+
 static void test_port_in_use(void **state)
 {
 	(void)state;
@@ -466,7 +518,7 @@ int main(void)
 		cmocka_unit_test(test_head),	    cmocka_unit_test(test_head_errors),
 		cmocka_unit_test(test_head_end),    cmocka_unit_test(test_pct_decode),
 		cmocka_unit_test(test_chunked),	    cmocka_unit_test(test_server),
-		cmocka_unit_test(test_port_in_use),
+		cmocka_unit_test(test_drain_queue), cmocka_unit_test(test_port_in_use),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
