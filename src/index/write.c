@@ -899,7 +899,56 @@ typedef struct pstate {
 	uint64_t active, fees, excess;
 	bool has_supply; /* known when the store has the network's genesis */
 	uint64_t supply;
+	/* Lower bounds of the next start of a pending staker and of the next end of a permissioned
+	 * validator, when known: a TIME event before both has no staker to promote, join or expire,
+	 * and skips the queries (two or three a P block, each a round trip to PostgreSQL). Read after
+	 * each event that runs them; a staker written since lowers them. */
+	bool clock_known;
+	int64_t next_start, next_end;
 } pstate;
+
+/* The earliest start after t of a staker not joined or not yet given its potential reward (the
+ * partial indexes stakers_vpending and stakers_pending), and the earliest end after t of a
+ * permissioned validator not yet left (stakers_vexpiring): each event up to t has handled those
+ * at or before it. */
+static const sl_sql q_clock = {
+	"SELECT (SELECT min(start_ts) FROM stakers WHERE vin IS NULL AND start_ts > ?), "
+	"(SELECT min(start_ts) FROM stakers WHERE potential IS NULL AND start_ts > ?), "
+	"(SELECT min(end_ts) FROM stakers WHERE type = 13 AND vout IS NULL AND end_ts > ?)"
+};
+
+static sl_err clock_read(sl_conn *c, pstate *ps, int64_t t)
+{
+	SL_STMT(c, q_clock);
+	for (int i = 0; i < 3; i++)
+		sl_bind_i64(s, i, t);
+	sl_err e = sl_stmt_query(s);
+	if (e)
+		return e;
+	int64_t at[3] = { INT64_MAX, INT64_MAX, INT64_MAX };
+	if (sl_stmt_next(s, &e))
+		for (int i = 0; i < 3; i++)
+			if (!sl_col_null(s, i))
+				at[i] = sl_col_i64(s, i);
+	while (!e && sl_stmt_next(s, &e))
+		;
+	if (!e) {
+		ps->clock_known = true;
+		ps->next_start = SL_MIN(at[0], at[1]);
+		ps->next_end = at[2];
+	}
+	return e;
+}
+
+/* A staker row written: the start and end it may bring (see pstate). */
+static void clock_lower(pstate *ps, const ix_staker *k)
+{
+	int64_t start = (int64_t)SL_MIN(k->start, (uint64_t)INT64_MAX);
+	if (start > k->accepted_ts)
+		ps->next_start = SL_MIN(ps->next_start, start);
+	if (k->type == 13)
+		ps->next_end = SL_MIN(ps->next_end, (int64_t)SL_MIN(k->end, (uint64_t)INT64_MAX));
+}
 
 static sl_err pstate_load(sl_conn *c, pstate *ps, uint64_t height)
 {
@@ -1058,11 +1107,6 @@ static bool fees_started(const ix_rules *r, const pstate *ps)
  * those whose balance is gone are deactivated (avalanchego's advanceValidatorFeeState). */
 static sl_err advance_time(sl_conn *c, ix_batch *b, const ix_rules *r, pstate *ps, int64_t t, uint64_t height)
 {
-	if (ps->has_supply) {
-		sl_err e = promote(c, b, ps, t);
-		if (e)
-			return e;
-	}
 	int64_t from = ps->ts;
 	if (t <= from)
 		return SL_OK;
@@ -1304,8 +1348,14 @@ static sl_err put_pevent(sl_conn *c, ix_memo *m, ix_batch *b, const ix_rules *r,
 		return e;
 	switch (v->kind) {
 	case IX_PE_TIME:
-		if ((e = ix_vset_time(c, v->at.ts, v->at.effective)))
-			return e;
+		/* the stakers whose time has come (the validator sets first, then pending rewards), then
+		 * the L1 validators' fees */
+		if (!ps->clock_known || v->at.ts >= ps->next_start || v->at.ts >= ps->next_end) {
+			if ((e = ix_vset_time(c, v->at.ts, v->at.effective)) ||
+			    (ps->has_supply && (e = promote(c, b, ps, v->at.ts))) ||
+			    (e = clock_read(c, ps, v->at.ts)))
+				return e;
+		}
 		return advance_time(c, b, r, ps, v->at.ts, v->at.effective);
 	case IX_PE_BLOCK_END: {
 		SL_STMT(c, q_pstate_put);
@@ -1442,8 +1492,10 @@ static sl_err put_rows(sl_conn *c, const ix_rules *r, ix_memo *m, pstate *ps, ix
 		e = put_asset(c, &b->assets.v[i]);
 	for (size_t i = 0; !e && i < b->asset_txs.n; i++)
 		e = put_asset_tx(c, &b->asset_txs.v[i]);
-	for (size_t i = 0; !e && i < b->stakers.n; i++)
+	for (size_t i = 0; !e && i < b->stakers.n; i++) {
 		e = put_staker(c, &b->stakers.v[i]);
+		clock_lower(ps, &b->stakers.v[i]);
+	}
 	for (size_t i = 0; !e && i < b->stake_ends.n; i++)
 		e = put_stake_end(c, m, b, &b->stake_ends.v[i]);
 	/* an L1 validator tx's row first: applying it writes its effect there */
@@ -1495,8 +1547,10 @@ sl_err ix_write_many(sl_conn *c, const ix_rules *r, ix_memo *m, ix_batch *const 
 		ix_batch *b = v[i];
 		/* the P-chain from its start (a new store, or one a migration reads again): the validator
 		 * sets begin again from the genesis */
-		if (b->kind == SL_IDX_P_BLOCK && b->first == 0)
+		if (b->kind == SL_IDX_P_BLOCK && b->first == 0) {
 			e = ix_vset_restart(c);
+			ps.clock_known = false;
+		}
 		if (!e)
 			e = put_rows(c, r, m, &ps, b);
 		if (!e) {
