@@ -891,16 +891,56 @@ static loop *least_loaded(sl_http_server *s, loop *lp)
 	return t;
 }
 
+/* The next connection of the listening socket's queue (-1 with errno when there is none). */
+static int accept_next(sl_http_server *s, handoff *h)
+{
+	for (;;) {
+		struct sockaddr_storage sa;
+		socklen_t sl = sizeof sa;
+		int fd = accept4(s->lfd, (struct sockaddr *)&sa, &sl, SOCK_NONBLOCK | SOCK_CLOEXEC);
+		if (fd >= 0) {
+			*h = (handoff){ .fd = fd };
+			peer_text(&sa, h->peer);
+			return fd;
+		}
+		if (errno != EINTR && errno != ECONNABORTED)
+			return -1;
+	}
+}
+
+/* An accepted connection, counted, to the loop with the fewest connections: through its pipe, or
+ * adopted by `lp` (the loop that accepted it) when that is the one or the pipe is full. Without
+ * `lp` (the server's owner, shutting down) one no pipe takes is closed. */
+static void hand_over(sl_http_server *s, loop *lp, const handoff *h)
+{
+	loop *t = least_loaded(s, lp);
+	if (!t) {
+		close(h->fd);
+		return;
+	}
+	stat_add(&t->st.accepted);
+	atomic_fetch_add_explicit(&s->open, 1, memory_order_relaxed);
+	atomic_fetch_add_explicit(&t->nconn, 1, memory_order_relaxed);
+	if (t != lp) {
+		if (write(t->pipe_w, h, sizeof *h) == (ssize_t)sizeof *h)
+			return;
+		atomic_fetch_sub_explicit(&t->nconn, 1, memory_order_relaxed);
+		if (!lp) {
+			close(h->fd);
+			atomic_fetch_sub_explicit(&s->open, 1, memory_order_relaxed);
+			return;
+		}
+		atomic_fetch_add_explicit(&lp->nconn, 1, memory_order_relaxed);
+	}
+	adopt(lp, h->fd, h->peer);
+}
+
 static void accept_batch(loop *lp)
 {
 	sl_http_server *s = lp->s;
 	for (int i = 0; i < ACCEPT_BATCH; i++) {
-		struct sockaddr_storage sa;
-		socklen_t sl = sizeof sa;
-		int fd = accept4(s->lfd, (struct sockaddr *)&sa, &sl, SOCK_NONBLOCK | SOCK_CLOEXEC);
-		if (fd < 0) {
-			if (errno == EINTR || errno == ECONNABORTED)
-				continue;
+		handoff h;
+		if (accept_next(s, &h) < 0) {
 			if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM) {
 				/* Out of descriptors: free one if we may, else stop accepting for a moment
 				 * (the listening socket would otherwise wake this loop without end). */
@@ -912,19 +952,7 @@ static void accept_batch(loop *lp)
 			}
 			return;
 		}
-		stat_add(&lp->st.accepted);
-		atomic_fetch_add_explicit(&s->open, 1, memory_order_relaxed);
-		handoff h = { .fd = fd };
-		peer_text(&sa, h.peer);
-		loop *t = least_loaded(s, lp);
-		atomic_fetch_add_explicit(&t->nconn, 1, memory_order_relaxed);
-		if (t != lp) {
-			if (write(t->pipe_w, &h, sizeof h) == (ssize_t)sizeof h)
-				continue;
-			atomic_fetch_sub_explicit(&t->nconn, 1, memory_order_relaxed);
-			atomic_fetch_add_explicit(&lp->nconn, 1, memory_order_relaxed);
-		}
-		adopt(lp, fd, h.peer);
+		hand_over(s, lp, &h);
 	}
 }
 
@@ -1226,31 +1254,9 @@ void sl_http_server_stats(const sl_http_server *s, sl_http_stats *out)
  */
 static void accept_backlog(sl_http_server *s)
 {
-	for (unsigned i = 0; i <= s->cap; i++) {
-		struct sockaddr_storage sa;
-		socklen_t sl = sizeof sa;
-		int fd = accept4(s->lfd, (struct sockaddr *)&sa, &sl, SOCK_NONBLOCK | SOCK_CLOEXEC);
-		if (fd < 0) {
-			if (errno == EINTR || errno == ECONNABORTED)
-				continue;
-			return;
-		}
-		loop *t = least_loaded(s, NULL);
-		if (!t) {
-			close(fd);
-			return;
-		}
-		handoff h = { .fd = fd };
-		peer_text(&sa, h.peer);
-		stat_add(&t->st.accepted);
-		atomic_fetch_add_explicit(&s->open, 1, memory_order_relaxed);
-		atomic_fetch_add_explicit(&t->nconn, 1, memory_order_relaxed);
-		if (write(t->pipe_w, &h, sizeof h) != (ssize_t)sizeof h) {
-			close(fd);
-			atomic_fetch_sub_explicit(&t->nconn, 1, memory_order_relaxed);
-			atomic_fetch_sub_explicit(&s->open, 1, memory_order_relaxed);
-		}
-	}
+	handoff h;
+	for (unsigned i = 0; i <= s->cap && accept_next(s, &h) >= 0; i++)
+		hand_over(s, NULL, &h);
 }
 
 void sl_http_server_free(sl_http_server *s)

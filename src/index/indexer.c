@@ -451,6 +451,12 @@ static sl_err resume(fetcher *f, sl_buf *resp, char err[256])
 	return e;
 }
 
+static void batch_free(ix_batch *b)
+{
+	ix_batch_release(b);
+	free(b);
+}
+
 /* A batch to fill: a spare one given back by the writer, or a new one (NULL: out of memory). */
 static ix_batch *take_spare(fetcher *f)
 {
@@ -467,8 +473,7 @@ static void drop_spares(fetcher *f)
 	pthread_mutex_lock(&f->ix->lock);
 	while (f->nspare) {
 		ix_batch *b = f->spare[--f->nspare];
-		ix_batch_release(b);
-		free(b);
+		batch_free(b);
 	}
 	pthread_mutex_unlock(&f->ix->lock);
 }
@@ -483,10 +488,8 @@ static void give_back(sl_indexer *ix, ix_batch *b)
 	if (kept)
 		f->spare[f->nspare++] = b;
 	pthread_mutex_unlock(&ix->lock);
-	if (!kept) {
-		ix_batch_release(b);
-		free(b);
-	}
+	if (!kept)
+		batch_free(b);
 }
 
 static void *fetch_main(void *arg)
@@ -568,8 +571,7 @@ static void *fetch_main(void *arg)
 		if (!e && b->err)
 			e = b->err;
 		if (e) {
-			ix_batch_release(b);
-			free(b);
+			batch_free(b);
 			if (e == SL_ERR_UNAVAILABLE || e == SL_ERR_TIMEOUT || e == SL_ERR_NOMEM) {
 				/* a reward lookup that failed: the node may be back soon; derive the range again */
 				if (f->kind == SL_IDX_P_BLOCK) {
@@ -598,8 +600,7 @@ static void *fetch_main(void *arg)
 		}
 		if (stopping(ix)) {
 			pthread_mutex_unlock(&ix->lock);
-			ix_batch_release(b);
-			free(b);
+			batch_free(b);
 			break;
 		}
 		f->queue[(f->qhead + f->qlen++) % IX_QUEUE_MAX] = b;
@@ -811,8 +812,7 @@ static sl_err apply_genesis(sl_indexer *ix, char err[512])
 	else
 		SL_LOG(ix->log, SL_INFO, "genesis %s applied: %zu UTXOs, %zu validators", path, b->outs.n,
 		       b->stakers.n);
-	ix_batch_release(b);
-	free(b);
+	batch_free(b);
 out:
 	sl_buf_release(&file);
 	return e;
@@ -1317,8 +1317,7 @@ void sl_indexer_free(sl_indexer *ix)
 			pthread_join(f->thread, NULL);
 		for (size_t i = 0; i < f->qlen; i++) {
 			ix_batch *b = f->queue[(f->qhead + i) % IX_QUEUE_MAX];
-			ix_batch_release(b);
-			free(b);
+			batch_free(b);
 		}
 		drop_spares(f);
 		ix_pstate_release(&f->pstate);

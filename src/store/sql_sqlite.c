@@ -206,10 +206,7 @@ static void *connect(const sl_db_config *cfg, const char *path, char err[256])
 	int rc = sqlite3_open_v2(path, &db, flags, NULL);
 	if (rc != SQLITE_OK) {
 		snprintf(err, 256, "cannot open %s: %s", path, db ? sqlite3_errmsg(db) : sqlite3_errstr(rc));
-		sqlite3_close(db);
-		sl_dirlock_release(&lc->writer);
-		free(lc);
-		return NULL;
+		goto fail;
 	}
 	sqlite3_busy_timeout(db, BUSY_TIMEOUT_MS);
 	sqlite3_extended_result_codes(db, 1);
@@ -226,19 +223,17 @@ static void *connect(const sl_db_config *cfg, const char *path, char err[256])
 	if (sqlite3_exec(db, pragmas, NULL, NULL, &msg) != SQLITE_OK) {
 		snprintf(err, 256, "cannot set up %s: %s", path, msg ? msg : sqlite3_errmsg(db));
 		sqlite3_free(msg);
-		sqlite3_close(db);
-		sl_dirlock_release(&lc->writer);
-		free(lc);
-		return NULL;
+		goto fail;
 	}
-	if (write && !(lc->ckpt = ckpt_start(db, path, err))) {
-		sqlite3_close(db);
-		sl_dirlock_release(&lc->writer);
-		free(lc);
-		return NULL;
-	}
+	if (write && !(lc->ckpt = ckpt_start(db, path, err)))
+		goto fail;
 	lc->db = db;
 	return lc;
+fail:
+	sqlite3_close(db);
+	sl_dirlock_release(&lc->writer);
+	free(lc);
+	return NULL;
 }
 
 static void disconnect(void *impl)
@@ -254,16 +249,19 @@ static void disconnect(void *impl)
 
 #define DB(c) (((lite_conn *)(c)->impl)->db)
 
+static sl_err err_of(int rc)
+{
+	return (rc & 0xff) == SQLITE_BUSY	  ? SL_ERR_TIMEOUT
+	       : (rc & 0xff) == SQLITE_FULL	  ? SL_ERR_IO
+	       : (rc & 0xff) == SQLITE_IOERR	  ? SL_ERR_IO
+	       : (rc & 0xff) == SQLITE_NOMEM	  ? SL_ERR_NOMEM
+	       : (rc & 0xff) == SQLITE_CONSTRAINT ? SL_ERR_CONFLICT
+						  : SL_ERR_STORE;
+}
+
 static sl_err fail(sl_conn *c, int rc, const char *what)
 {
-	sqlite3 *db = DB(c);
-	sl_err e = (rc & 0xff) == SQLITE_BUSY	      ? SL_ERR_TIMEOUT
-		   : (rc & 0xff) == SQLITE_FULL	      ? SL_ERR_IO
-		   : (rc & 0xff) == SQLITE_IOERR      ? SL_ERR_IO
-		   : (rc & 0xff) == SQLITE_NOMEM      ? SL_ERR_NOMEM
-		   : (rc & 0xff) == SQLITE_CONSTRAINT ? SL_ERR_CONFLICT
-						      : SL_ERR_STORE;
-	return sl_conn_fail(c, e, "%s: %s", what, sqlite3_errmsg(db));
+	return sl_conn_fail(c, err_of(rc), "%s: %s", what, sqlite3_errmsg(DB(c)));
 }
 
 static sl_err exec_raw(sl_conn *c, const char *sql)
@@ -277,11 +275,8 @@ static sl_err begin(sl_conn *c)
 {
 	lite_ckpt *k = ((lite_conn *)c->impl)->ckpt;
 	int rc = k ? ckpt_settle(k, DB(c)) : SQLITE_OK;
-	if (rc != SQLITE_OK)
-		return sl_conn_fail(c,
-				    (rc & 0xff) == SQLITE_FULL || (rc & 0xff) == SQLITE_IOERR ? SL_ERR_IO
-											      : SL_ERR_STORE,
-				    "sqlite: checkpoint: %s", sqlite3_errstr(rc));
+	if (rc != SQLITE_OK) /* the checkpointer's connection met it: its code says what */
+		return sl_conn_fail(c, err_of(rc), "sqlite: checkpoint: %s", sqlite3_errstr(rc));
 	return exec_raw(c, "BEGIN IMMEDIATE");
 }
 static sl_err commit(sl_conn *c) { return exec_raw(c, "COMMIT"); }
