@@ -126,6 +126,7 @@ struct sl_http_server {
 	loop *loops;
 	_Atomic unsigned open;
 	_Atomic bool draining;
+	_Atomic unsigned accepting; /* loops inside accept_batch */
 };
 
 static char listen_tag, pipe_tag; /* epoll data for the two fds that are not connections */
@@ -935,7 +936,7 @@ static void hand_over(sl_http_server *s, loop *lp, const handoff *h)
 	adopt(lp, h->fd, h->peer);
 }
 
-static void accept_batch(loop *lp)
+static void accept_some(loop *lp)
 {
 	sl_http_server *s = lp->s;
 	for (int i = 0; i < ACCEPT_BATCH; i++) {
@@ -954,6 +955,20 @@ static void accept_batch(loop *lp)
 		}
 		hand_over(s, lp, &h);
 	}
+}
+
+/* Not once shutting down has begun: sl_http_server_free takes the queue itself, and waits for a
+ * batch under way, so that every connection a loop hands over reaches the other loop's pipe
+ * before its message to drain (after it, the connection would be closed unserved). */
+static void accept_batch(loop *lp)
+{
+	sl_http_server *s = lp->s;
+	atomic_fetch_add(&s->accepting, 1);
+	if (!atomic_load(&s->draining))
+		accept_some(lp);
+	else
+		listen_off(lp, 0);
+	atomic_fetch_sub(&s->accepting, 1);
 }
 
 /* ---- the loop ---- */
@@ -1269,6 +1284,10 @@ void sl_http_server_free(sl_http_server *s)
 	if (s->lfd >= 0) {
 		accept_backlog(s);
 		shutdown(s->lfd, SHUT_RDWR);
+	}
+	while (atomic_load(&s->accepting)) { /* a loop's batch, begun before the flag, hands over */
+		struct timespec ts = { 0, 100000 };
+		nanosleep(&ts, NULL);
 	}
 	for (unsigned i = 0; s->loops && i < s->nloops; i++) {
 		loop *lp = &s->loops[i];
