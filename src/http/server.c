@@ -801,14 +801,11 @@ static void refuse(loop *lp, int fd)
 	stat_add(&lp->st.e5xx);
 }
 
-/* Take over an accepted socket (counted in lp->nconn and s->open already). */
+/* Take over an accepted socket (counted in lp->nconn and s->open already). While shutting down,
+ * one arrives only ahead of the loop's message to drain (accept_batch), and is served. */
 static void adopt(loop *lp, int fd, const char *peer)
 {
 	sl_http_server *s = lp->s;
-	if (lp->draining) {
-		close(fd);
-		goto uncount;
-	}
 	if (atomic_load_explicit(&s->open, memory_order_relaxed) > s->cap && !evict_one(lp)) {
 		refuse(lp, fd);
 		goto uncount;

@@ -180,13 +180,13 @@ static lite_ckpt *ckpt_start(sqlite3 *wdb, const char *path, char err[256])
  * The writer's page cache in transparent huge pages. SQLite's cache takes its pages one at a time
  * from the heap as it fills, so a catch-up's 4 GiB cache was a million page faults on the
  * writer's thread, each zeroing 4 KiB, and its B-tree searches a TLB miss at each page (on the
- * 3M-tx devnet the writer's thread took 209-227 s of CPU without this, 188-203 with it, in runs
- * taken in turn: docs/operations.md). SQLite's
- * allocations of a page's size (the writer's page with its header) come from one region reserved
- * at the writer's connect and given huge pages, in order as the cache grows (so memory is
- * committed as before, 2 MiB at a time), and go back to a free list; every other allocation, and
- * the pages once the region is used up, go to SQLite's own allocator. Every connection of the
- * process shares it (the readers' pages, if of the same size, while there is room).
+ * 3M-tx devnet the writer's thread took 209-223 s of CPU without this, 198-203 with it, in runs
+ * taken in turn: docs/operations.md). SQLite's allocations of a page's size (the writer's page
+ * with its header) come from one region reserved at the writer's connect and given huge pages,
+ * in order as the cache grows (so memory is committed as before, 2 MiB at a time), and go back
+ * to a free list; every other allocation, and the pages once the region is used up, go to
+ * SQLite's own allocator. Every connection of the process shares it (the readers' pages, if of
+ * the same size, while there is room).
  */
 #define NEW_PAGE_SIZE 16384 /* a store made now (docs/store.md) */
 #define PAGE_HDR_MAX 1024   /* SQLite's header of a cached page is some 200 bytes */
@@ -207,10 +207,15 @@ static bool in_pages(const void *p)
 	       a < atomic_load_explicit(&g_pages.end, memory_order_relaxed);
 }
 static int page_block(void) { return atomic_load_explicit(&g_pages.hi, memory_order_relaxed); }
+/* A request the region serves (none before it is reserved: hi is 0). */
+static bool page_sized(int n)
+{
+	return n >= atomic_load_explicit(&g_pages.lo, memory_order_relaxed) && n <= page_block() && n > 0;
+}
 
 static void *pages_malloc(int n)
 {
-	if (n >= atomic_load_explicit(&g_pages.lo, memory_order_relaxed) && n <= page_block()) {
+	if (page_sized(n)) {
 		void *p = NULL;
 		pthread_mutex_lock(&g_pages.mu);
 		if (g_pages.free) {
@@ -251,12 +256,7 @@ static void *pages_realloc(void *p, int n)
 	}
 	return q;
 }
-static int pages_roundup(int n)
-{
-	return n >= atomic_load_explicit(&g_pages.lo, memory_order_relaxed) && n <= page_block()
-		       ? n
-		       : g_heap.xRoundup(n);
-}
+static int pages_roundup(int n) { return page_sized(n) ? n : g_heap.xRoundup(n); }
 static int pages_init(void *app) { return g_heap.xInit(app); }
 static void pages_shutdown(void *app) { g_heap.xShutdown(app); }
 
@@ -280,8 +280,8 @@ static void pages_reserve(size_t bytes, int page)
 	pthread_mutex_lock(&g_pages.mu);
 	if (!atomic_load(&g_pages.base)) {
 		int block = (page + PAGE_HDR_MAX + 63) & ~63;
-		size_t len = (bytes + bytes / 8) / (size_t)block *
-			     (size_t)block; /* the cache counts headers too */
+		/* an eighth more than the cache's bytes, which count the headers too */
+		size_t len = (bytes + bytes / 8) / (size_t)block * (size_t)block;
 		void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
 			       -1, 0);
 		if (p != MAP_FAILED) {
