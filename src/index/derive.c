@@ -165,8 +165,17 @@ static ix_out *add_out(ix_batch *b, const ix_where *at, const uint8_t *tx, uint3
 	return u;
 }
 
+/* A tx's entries are pushed together, most of them of one asset (an X-chain tx's AVAX inputs and
+ * outputs: four or more a tx on the devnet); the few last ones are looked at, so each asset of a
+ * tx is written once (the store ignores the rest, at the cost of a B-tree descent each). */
+#define IX_ASSET_TX_RECENT 8
+
 static void add_asset_tx(ix_batch *b, const ix_where *at, const uint8_t *asset)
 {
+	size_t n = b->asset_txs.n, stop = n > IX_ASSET_TX_RECENT ? n - IX_ASSET_TX_RECENT : 0;
+	for (size_t i = n; i-- > stop && b->asset_txs.v[i].seq == at->seq;)
+		if (!memcmp(b->asset_txs.v[i].asset, asset, 32))
+			return;
 	ix_asset_tx *a = IX_PUSH(b, b->asset_txs);
 	if (a)
 		*a = (ix_asset_tx){ asset, at->seq, at->ts, at->type };
