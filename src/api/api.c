@@ -500,15 +500,35 @@ static const char *serve(sl_api *a, const sl_http_req *req, sl_http_resp *resp, 
 			return route->name;
 		}
 	}
+	/* A read is made from one snapshot of the store: a page, the UTXOs of its txs and the
+	 * generation it is cached under agree however the indexer moves on meanwhile (and SQLite
+	 * takes its read lock once, not once a statement). If the store moved on since the lookup,
+	 * the body is not cached: it is of a later generation than the one its waiters read. */
+	bool snapshot = route->cache || route->body_addresses, same = true;
+	if (snapshot) {
+		api_gen now_gen;
+		sl_err e = sl_conn_begin_read(r.db);
+		if (!e && key && !(e = read_gen(r.db, &now_gen)))
+			same = !memcmp(&now_gen, &gen, sizeof gen);
+		if (e) {
+			api_fail_store(&r, e);
+			sl_db_release(a->db, r.db);
+			if (key)
+				api_cache_put(a->cache, key, klen, &gen, now, NULL, owner);
+			return route->name;
+		}
+	}
 	resp->status = route->upstream_201 && a->cfg.compat == SL_COMPAT_UPSTREAM ? 201 : 200;
 	resp->content_type = "application/json; charset=utf-8";
 	sl_jw_init(&r.w, &resp->body);
 	if (route->fn(&r) == 0 && resp->body.err)
 		api_fail(&r, 500, "the response is larger than this server sends");
+	if (snapshot)
+		sl_conn_rollback(r.db);
 	sl_db_release(a->db, r.db);
 	if (key)
-		api_cache_put(a->cache, key, klen, &gen, now, !r.failed && resp->status == 200 ? resp : NULL,
-			      owner);
+		api_cache_put(a->cache, key, klen, &gen, now,
+			      same && !r.failed && resp->status == 200 ? resp : NULL, owner);
 	return route->name;
 }
 

@@ -197,18 +197,14 @@ int api_list_l1_validators(api_req *r)
 	uint8_t after_vid[32] = { 0 };
 	if (len)
 		memcpy(after_vid, cur + 8, 32);
-	/* the fees and the validators of one moment */
-	sl_err e = sl_conn_begin_read(r->db);
-	if (e)
-		return api_fail_store(r, e);
+	/* the fees and the validators of one moment: serve's snapshot */
 	int64_t height;
 	uint64_t fees;
-	if ((e = tip(r, &height, &fees)))
+	sl_err e = tip(r, &height, &fees);
+	if (e)
 		return api_fail_store(r, e);
 	sl_stmt *s = query(r, after_seq, after_vid, fees, page + 1);
 	if (!s)
 		return api_fail_store(r, SL_ERR_STORE);
-	int rc = page_of(r, s, page, height, fees);
-	sl_conn_rollback(r->db);
-	return rc;
+	return page_of(r, s, page, height, fees);
 }
