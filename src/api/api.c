@@ -500,11 +500,14 @@ static const char *serve(sl_api *a, const sl_http_req *req, sl_http_resp *resp, 
 			return route->name;
 		}
 	}
-	/* A read is made from one snapshot of the store: a page, the UTXOs of its txs and the
-	 * generation it is cached under agree however the indexer moves on meanwhile (and SQLite
-	 * takes its read lock once, not once a statement). If the store moved on since the lookup,
-	 * the body is not cached: it is of a later generation than the one its waiters read. */
-	bool snapshot = route->cache || route->body_addresses, same = true;
+	/* A read (every GET, and the POST UTXO list: a GET with its addresses in a body) is made
+	 * from one snapshot of the store: a page, the UTXOs of its txs and the generation it is
+	 * cached under agree however the indexer moves on meanwhile (and SQLite takes its read lock
+	 * once, not once a statement). The lookup above reads the generation outside it, so a hit
+	 * costs no transaction (on PostgreSQL two round trips); a miss reads it again inside, and if
+	 * the store moved on in between, the body is not cached: it is of a later generation than
+	 * the one its waiters read. */
+	bool snapshot = get || route->body_addresses, same = true;
 	if (snapshot) {
 		api_gen now_gen;
 		sl_err e = sl_conn_begin_read(r.db);
