@@ -13,6 +13,16 @@
  * filling. An error aborts the server's transaction; it is reported by the
  * next drain (so by commit at the latest) and the caller rolls back.
  *
+ * Rows sent together: an INSERT of one row of parameters (with no RETURNING)
+ * is, inside a pipelined transaction, not sent row by row. Its rows wait in
+ * the statement and go as multi-row INSERTs of up to ROWS_MAX rows (variants
+ * of 1, 2, 4, ... rows, each prepared when first used), before anything else
+ * is sent on the connection, so the server sees every statement in the order
+ * it was executed. On the indexer's writes that halves the server's work a
+ * row (a 5-column insert: 14-16 µs a row alone, 8-9 µs in rows of 32). A DO
+ * UPDATE may not touch a row twice in one statement, so a row whose conflict
+ * target equals a waiting one's sends the waiting rows first.
+ *
  * One writer per store: a writer's connection holds a session advisory lock
  * for as long as it lives, so a second indexer on the same database is
  * refused at start (after waiting WRITER_LOCK_WAIT_S for a writer that just
@@ -23,6 +33,12 @@
 #include <libpq-fe.h>
 
 #define PIPELINE_DRAIN 512
+#define ROWS_MAX 64			     /* rows of an INSERT sent in one statement, a power of two */
+#define ROWS_PARAMS_MAX 2048		     /* and their parameters at most (PostgreSQL takes 65535) */
+#define ROWS_BYTES_MAX (1u << 20)	     /* the bytes of the rows waiting, from which they are sent */
+#define ROWS_LEVELS 7			     /* variants: 1, 2, 4, ... ROWS_MAX rows */
+#define NO_VALUE SIZE_MAX		     /* a parameter's offset when it is NULL */
+#define ARG_BYTES_MAX (1u << 30)	     /* a row's values */
 #define WRITER_LOCK_KEY 0x736e6f776c696e65ll /* "snowline" */
 #define WRITER_LOCK_WAIT_S 3
 /* type OIDs (pg_type.dat) of the result columns we read */
@@ -34,23 +50,43 @@
 #define OID_TEXT 25
 #define OID_VARCHAR 1043
 
+typedef struct pg_stmt pg_stmt;
+
 typedef struct pg_conn {
 	PGconn *pg;
 	bool pipeline;
 	int pending;	    /* commands sent in the pipeline and not yet read */
 	unsigned next_name; /* for statement names */
+	pg_stmt *waiting;   /* the statement whose rows wait to be sent, if any */
 } pg_conn;
 
-typedef struct pg_stmt {
+/* An INSERT of one row (rows_plan): its text around the row, and its rows not yet sent. */
+typedef struct pg_rows {
+	char *head, *tail;		  /* "INSERT INTO t (a, b) VALUES " and " ON CONFLICT ..." */
+	int max;			  /* rows in one statement: a power of two */
+	int key[SL_SQL_MAX_PARAMS], nkey; /* the parameters of a DO UPDATE's conflict target */
+	bool prepared[ROWS_LEVELS];	  /* variant k (2^k rows) is prepared as "<name>.<k>" */
+	int n;				  /* rows waiting */
+	sl_buf data;			  /* their values */
+	size_t *off;			  /* max * nparams: each value's offset in data, or NO_VALUE */
+	int *lens, *fmts;		  /* max * nparams */
+	const char **vals;		  /* max * nparams, filled when sent */
+} pg_rows;
+
+struct pg_stmt {
 	char name[16];
 	int nparams;
-	char *vals[SL_SQL_MAX_PARAMS];
+	pg_conn *pc;
+	/* the row being bound: its values in arg, at off (NO_VALUE: NULL) */
+	sl_buf arg;
+	size_t off[SL_SQL_MAX_PARAMS];
 	int lens[SL_SQL_MAX_PARAMS], fmts[SL_SQL_MAX_PARAMS];
-	char *mem[SL_SQL_MAX_PARAMS]; /* owned copies of bound values */
-	PGresult *res;		      /* rows of the last query */
+	const char *vals[SL_SQL_MAX_PARAMS]; /* filled when sent */
+	pg_rows *rows;			     /* an INSERT whose rows can go together; else NULL */
+	PGresult *res;			     /* rows of the last query */
 	int row, nrows;
 	int64_t changes;
-} pg_stmt;
+};
 
 static sl_err pg_fail(sl_conn *c, const char *what, const PGresult *r)
 {
@@ -147,10 +183,16 @@ static void disconnect(void *impl)
 	free(pc);
 }
 
-/* Read the answers of everything sent in the pipeline, up to and including a sync point. */
+static sl_err rows_send(sl_conn *c);
+
+/* Send the rows waiting, then read the answers of everything sent in the pipeline, up to and
+ * including a sync point. */
 static sl_err drain(sl_conn *c)
 {
 	pg_conn *pc = c->impl;
+	sl_err e = rows_send(c);
+	if (e)
+		return e;
 	if (!pc->pipeline || !pc->pending)
 		return SL_OK;
 	if (!PQpipelineSync(pc->pg))
@@ -236,13 +278,158 @@ static sl_err commit(sl_conn *c)
 	return e;
 }
 
+static void rows_drop(pg_conn *pc)
+{
+	if (!pc->waiting)
+		return;
+	pc->waiting->rows->n = 0;
+	sl_buf_reset(&pc->waiting->rows->data);
+	pc->waiting = NULL;
+}
+
 static void rollback(sl_conn *c)
 {
 	pg_conn *pc = c->impl;
+	rows_drop(pc);
 	(void)drain(c);
 	leave_pipeline(pc);
 	PGresult *r = PQexec(pc->pg, "ROLLBACK");
 	PQclear(r);
+}
+
+static void clear_params(pg_stmt *ps)
+{
+	sl_buf_reset(&ps->arg);
+	for (int i = 0; i < ps->nparams; i++) {
+		ps->off[i] = NO_VALUE;
+		ps->lens[i] = ps->fmts[i] = 0;
+	}
+}
+
+/* libpq's pointers to n values stored at off in b. */
+static void point(const sl_buf *b, const size_t *off, const char **vals, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		vals[i] = off[i] == NO_VALUE ? NULL : (const char *)b->p + off[i];
+}
+
+static void rows_free(pg_rows *b)
+{
+	if (!b)
+		return;
+	free(b->head);
+	free(b->tail);
+	sl_buf_release(&b->data);
+	free(b->off);
+	free(b->lens);
+	free(b->fmts);
+	free(b->vals);
+	free(b);
+}
+
+static void finalize(void *impl)
+{
+	pg_stmt *ps = impl;
+	if (ps->pc && ps->pc->waiting == ps)
+		ps->pc->waiting = NULL; /* the connection is closing */
+	rows_free(ps->rows);
+	sl_buf_release(&ps->arg);
+	PQclear(ps->res);
+	free(ps);
+}
+
+static void reset(sl_stmt *s)
+{
+	pg_stmt *ps = s->impl;
+	clear_params(ps);
+	PQclear(ps->res);
+	ps->res = NULL;
+	ps->row = -1;
+	ps->nrows = 0;
+	ps->changes = 0;
+}
+
+/* The place of the column named [name, name + n) in a list "(a, b, c)"; -1 if absent. */
+static int column_of(const char *list, const char *end, const char *name, size_t n)
+{
+	int i = 0;
+	for (const char *p = list + 1; p < end; i++) {
+		const char *q = p;
+		while (q < end && *q != ',' && *q != ')')
+			q++;
+		if ((size_t)(q - p) == n && !memcmp(p, name, n))
+			return i;
+		p = q + 2; /* ", " */
+	}
+	return -1;
+}
+
+/*
+ * Whether the statement sql is an INSERT whose rows can be sent several to a statement:
+ * "INSERT INTO t (cols) VALUES (?, ..., ?)" with one parameter a column, then nothing, or an ON
+ * CONFLICT clause without parameters, and no RETURNING. Its plan, or NULL.
+ */
+static pg_rows *rows_plan(const char *sql, int nparams)
+{
+	static const char values[] = " VALUES (";
+	const char *v = strstr(sql, values);
+	if (strncmp(sql, "INSERT INTO ", 12) || nparams < 1 || !v || strstr(sql, "RETURNING"))
+		return NULL;
+	const char *cols = memchr(sql, '(', (size_t)(v - sql)), *p = v + strlen(values);
+	if (!cols || v[-1] != ')')
+		return NULL;
+	int n = 0;
+	for (;; p += 2) {
+		if (*p++ != '?')
+			return NULL;
+		n++;
+		if (*p == ')')
+			break;
+		if (p[0] != ',' || p[1] != ' ')
+			return NULL;
+	}
+	const char *tail = p + 1;
+	if (n != nparams || strchr(tail, '?') || (*tail && strncmp(tail, " ON CONFLICT ", 13)))
+		return NULL;
+	pg_rows *b = calloc(1, sizeof *b);
+	if (!b)
+		return NULL;
+	if (strstr(tail, " DO UPDATE ")) {
+		/* " ON CONFLICT (a, b) DO UPDATE ...": the parameters of a and b */
+		const char *t = tail + 13, *e = *t == '(' ? strchr(t, ')') : NULL;
+		for (const char *c = t + 1; e && c < e && b->nkey < SL_SQL_MAX_PARAMS;) {
+			const char *q = c;
+			while (q < e && *q != ',')
+				q++;
+			int i = column_of(cols, v, c, (size_t)(q - c));
+			if (i < 0) {
+				e = NULL;
+				break;
+			}
+			b->key[b->nkey++] = i;
+			c = q + 2;
+		}
+		if (!e || !b->nkey) {
+			free(b);
+			return NULL; /* a target we do not read: row by row */
+		}
+	}
+	b->max = ROWS_MAX;
+	while (b->max > 1 && b->max * nparams > ROWS_PARAMS_MAX)
+		b->max /= 2;
+	size_t cells = (size_t)b->max * (size_t)nparams;
+	b->head = strndup(sql, (size_t)(v - sql) + strlen(" VALUES "));
+	b->tail = strdup(tail);
+	b->off = malloc(cells * sizeof *b->off);
+	b->lens = malloc(cells * sizeof *b->lens);
+	b->fmts = malloc(cells * sizeof *b->fmts);
+	b->vals = malloc(cells * sizeof *b->vals);
+	sl_buf_init(&b->data, ROWS_BYTES_MAX + ARG_BYTES_MAX);
+	if (!b->head || !b->tail || !b->off || !b->lens || !b->fmts || !b->vals) {
+		rows_free(b);
+		return NULL;
+	}
+	return b;
 }
 
 /* `?` placeholders to $1, $2, … (outside quoted strings and identifiers). */
@@ -290,6 +477,10 @@ static void *prepare(sl_conn *c, const char *sql, int *nparams)
 		return NULL;
 	}
 	ps->nparams = *nparams;
+	ps->pc = pc;
+	sl_buf_init(&ps->arg, ARG_BYTES_MAX);
+	clear_params(ps);
+	ps->rows = rows_plan(sql, ps->nparams);
 	snprintf(ps->name, sizeof ps->name, "s%u", ++pc->next_name);
 	bool ok;
 	if (pc->pipeline) {
@@ -307,59 +498,25 @@ static void *prepare(sl_conn *c, const char *sql, int *nparams)
 	}
 	free(text);
 	if (!ok) {
-		free(ps);
+		finalize(ps);
 		return NULL;
 	}
 	return ps;
 }
 
-static void clear_params(pg_stmt *ps)
-{
-	for (int i = 0; i < ps->nparams; i++) {
-		free(ps->mem[i]);
-		ps->mem[i] = ps->vals[i] = NULL;
-		ps->lens[i] = ps->fmts[i] = 0;
-	}
-}
-
-static void finalize(void *impl)
-{
-	pg_stmt *ps = impl;
-	clear_params(ps);
-	PQclear(ps->res);
-	free(ps);
-}
-
-static void reset(sl_stmt *s)
-{
-	pg_stmt *ps = s->impl;
-	clear_params(ps);
-	PQclear(ps->res);
-	ps->res = NULL;
-	ps->row = -1;
-	ps->nrows = 0;
-	ps->changes = 0;
-}
-
 static void set_param(sl_stmt *s, int i, const void *p, size_t n, int fmt, bool nul)
 {
 	pg_stmt *ps = s->impl;
-	free(ps->mem[i]);
-	ps->mem[i] = ps->vals[i] = NULL;
-	if (nul) {
-		ps->lens[i] = ps->fmts[i] = 0;
+	ps->off[i] = NO_VALUE;
+	ps->lens[i] = ps->fmts[i] = 0;
+	if (nul)
 		return;
-	}
-	char *copy = malloc(n + 1);
-	if (!copy)
-		return; /* sent as NULL; the out-of-memory shows as a constraint or wrong result, never a crash */
-	memcpy(copy, p, n);
-	copy[n] = 0;
-	ps->mem[i] = ps->vals[i] = copy;
+	ps->off[i] = ps->arg.len;
+	sl_buf_add(&ps->arg, p, n);
+	sl_buf_addc(&ps->arg, 0); /* a text value is read up to its NUL */
 	ps->lens[i] = (int)n;
 	ps->fmts[i] = fmt;
 }
-
 static void bind_i64(sl_stmt *s, int i, int64_t v)
 {
 	char t[24];
@@ -370,23 +527,145 @@ static void bind_blob(sl_stmt *s, int i, const void *p, size_t n) { set_param(s,
 static void bind_text(sl_stmt *s, int i, const char *p, size_t n) { set_param(s, i, p, n, 0, false); }
 static void bind_null(sl_stmt *s, int i) { set_param(s, i, NULL, 0, 0, true); }
 
+/* Prepare the variant of 2^k rows of ps (in the pipeline). */
+static sl_err rows_prepare(sl_conn *c, pg_stmt *ps, int k, const char *name)
+{
+	pg_conn *pc = c->impl;
+	pg_rows *b = ps->rows;
+	sl_buf q;
+	sl_buf_init(&q, 1u << 20);
+	sl_buf_adds(&q, b->head);
+	for (int r = 0; r < 1 << k; r++) {
+		sl_buf_adds(&q, r ? ", (" : "(");
+		for (int i = 0; i < ps->nparams; i++)
+			sl_buf_adds(&q, i ? ", ?" : "?");
+		sl_buf_addc(&q, ')');
+	}
+	sl_buf_adds(&q, b->tail);
+	int n = 0;
+	char *text = q.err ? NULL : translate(sl_buf_str(&q), &n);
+	sl_buf_release(&q);
+	if (!text)
+		return sl_conn_fail(c, SL_ERR_NOMEM, "out of memory");
+	bool ok = PQsendPrepare(pc->pg, name, text, 0, NULL);
+	free(text);
+	if (!ok)
+		return pg_fail(c, "prepare", NULL);
+	pc->pending++;
+	b->prepared[k] = true;
+	return SL_OK;
+}
+
+/* Send the rows waiting, as few statements as their count's bits. */
+static sl_err rows_send(sl_conn *c)
+{
+	pg_conn *pc = c->impl;
+	pg_stmt *ps = pc->waiting;
+	if (!ps)
+		return SL_OK;
+	pc->waiting = NULL;
+	pg_rows *b = ps->rows;
+	size_t np = (size_t)ps->nparams;
+	point(&b->data, b->off, b->vals, (size_t)b->n * np);
+	sl_err e = SL_OK;
+	for (int done = 0, k = ROWS_LEVELS - 1; !e && done < b->n; k--) {
+		if (b->n - done < 1 << k)
+			continue;
+		char name[32];
+		snprintf(name, sizeof name, "%s.%d", ps->name, k);
+		if (!b->prepared[k] && (e = rows_prepare(c, ps, k, name)))
+			break;
+		size_t at = (size_t)done * np;
+		if (!PQsendQueryPrepared(pc->pg, name, (1 << k) * ps->nparams, b->vals + at, b->lens + at,
+					 b->fmts + at, 1))
+			e = pg_fail(c, "send", NULL);
+		pc->pending++;
+		done += 1 << k;
+	}
+	b->n = 0;
+	sl_buf_reset(&b->data);
+	if (!e && pc->pending >= PIPELINE_DRAIN)
+		e = drain(c);
+	return e;
+}
+
+/* Whether a waiting row of ps has the conflict target of the row bound now. */
+static bool rows_key_waits(const pg_stmt *ps)
+{
+	const pg_rows *b = ps->rows;
+	for (int r = 0; r < b->n; r++) {
+		bool same = true;
+		for (int k = 0; same && k < b->nkey; k++) {
+			int i = b->key[k];
+			size_t j = (size_t)r * (size_t)ps->nparams + (size_t)i;
+			bool na = ps->off[i] == NO_VALUE, nb = b->off[j] == NO_VALUE;
+			same = na == nb && (na || (ps->lens[i] == b->lens[j] &&
+						   !memcmp(ps->arg.p + ps->off[i], b->data.p + b->off[j],
+							   (size_t)ps->lens[i])));
+		}
+		if (same)
+			return true;
+	}
+	return false;
+}
+
+/* The row bound to ps joins its rows waiting. */
+static sl_err rows_add(sl_conn *c, pg_stmt *ps)
+{
+	pg_conn *pc = c->impl;
+	pg_rows *b = ps->rows;
+	if (pc->waiting && (pc->waiting != ps || (b->nkey && rows_key_waits(ps)))) {
+		sl_err e = rows_send(c);
+		if (e)
+			return e;
+	}
+	size_t np = (size_t)ps->nparams, at = (size_t)b->n * np;
+	for (size_t i = 0; i < np; i++) {
+		b->lens[at + i] = ps->lens[i];
+		b->fmts[at + i] = ps->fmts[i];
+		b->off[at + i] = NO_VALUE;
+		if (ps->off[i] != NO_VALUE) {
+			b->off[at + i] = b->data.len;
+			sl_buf_add(&b->data, ps->arg.p + ps->off[i],
+				   (size_t)ps->lens[i] + 1); /* with its NUL */
+		}
+	}
+	if (b->data.err) {
+		b->n = 0;
+		sl_buf_reset(&b->data);
+		return sl_conn_fail(c, SL_ERR_NOMEM, "out of memory for the rows of an insert");
+	}
+	b->n++;
+	pc->waiting = ps;
+	ps->changes = -1;
+	if (b->n == b->max || b->data.len >= ROWS_BYTES_MAX)
+		return rows_send(c);
+	return SL_OK;
+}
+
 static sl_err exec(sl_stmt *s)
 {
 	pg_conn *pc = s->conn->impl;
 	pg_stmt *ps = s->impl;
+	if (ps->arg.err)
+		return sl_conn_fail(s->conn, SL_ERR_TOO_LARGE, "a statement's parameters are too large");
+	if (pc->pipeline && ps->rows)
+		return rows_add(s->conn, ps);
+	sl_err e = rows_send(s->conn);
+	if (e)
+		return e;
+	point(&ps->arg, ps->off, ps->vals, (size_t)ps->nparams);
 	if (pc->pipeline) {
-		if (!PQsendQueryPrepared(pc->pg, ps->name, ps->nparams, (const char *const *)ps->vals,
-					 ps->lens, ps->fmts, 1))
+		if (!PQsendQueryPrepared(pc->pg, ps->name, ps->nparams, ps->vals, ps->lens, ps->fmts, 1))
 			return pg_fail(s->conn, "send", NULL);
 		ps->changes = -1;
 		if (++pc->pending >= PIPELINE_DRAIN)
 			return drain(s->conn);
 		return SL_OK;
 	}
-	PGresult *r = PQexecPrepared(pc->pg, ps->name, ps->nparams, (const char *const *)ps->vals, ps->lens,
-				     ps->fmts, 1);
+	PGresult *r = PQexecPrepared(pc->pg, ps->name, ps->nparams, ps->vals, ps->lens, ps->fmts, 1);
 	ExecStatusType st = PQresultStatus(r);
-	sl_err e = st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK ? SL_OK : pg_fail(s->conn, "exec", r);
+	e = st == PGRES_COMMAND_OK || st == PGRES_TUPLES_OK ? SL_OK : pg_fail(s->conn, "exec", r);
 	if (!e) {
 		const char *t = PQcmdTuples(r);
 		ps->changes = t && *t ? strtoll(t, NULL, 10) : 0;
@@ -403,13 +682,15 @@ static sl_err query(sl_stmt *s)
 	ps->res = NULL;
 	ps->row = -1;
 	ps->nrows = 0;
+	if (ps->arg.err)
+		return sl_conn_fail(s->conn, SL_ERR_TOO_LARGE, "a statement's parameters are too large");
+	point(&ps->arg, ps->off, ps->vals, (size_t)ps->nparams);
 	if (pc->pipeline) {
 		/* A query inside a pipelined transaction: read what came before, then this alone. */
 		sl_err e = drain(s->conn);
 		if (e)
 			return e;
-		if (!PQsendQueryPrepared(pc->pg, ps->name, ps->nparams, (const char *const *)ps->vals,
-					 ps->lens, ps->fmts, 1) ||
+		if (!PQsendQueryPrepared(pc->pg, ps->name, ps->nparams, ps->vals, ps->lens, ps->fmts, 1) ||
 		    !PQpipelineSync(pc->pg))
 			return pg_fail(s->conn, "send", NULL);
 		PGresult *r;
@@ -435,8 +716,7 @@ static sl_err query(sl_stmt *s)
 		if (first)
 			return first;
 	} else {
-		PGresult *r = PQexecPrepared(pc->pg, ps->name, ps->nparams, (const char *const *)ps->vals,
-					     ps->lens, ps->fmts, 1);
+		PGresult *r = PQexecPrepared(pc->pg, ps->name, ps->nparams, ps->vals, ps->lens, ps->fmts, 1);
 		if (PQresultStatus(r) != PGRES_TUPLES_OK) {
 			sl_err e = pg_fail(s->conn, "query", r);
 			PQclear(r);

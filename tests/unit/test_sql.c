@@ -54,6 +54,8 @@ static const sl_sql q_select = { "SELECT k, b, s, a FROM t WHERE a >= ? ORDER BY
 static const sl_sql q_count = { "SELECT COUNT(*) FROM t" };
 static const sl_sql q_dup = { "INSERT INTO t (k) VALUES (?)" };
 static const sl_sql q_row = { "SELECT k, b, s, a FROM t WHERE k = ?" };
+static const sl_sql q_keep = { "INSERT INTO t (k, s) VALUES (?, ?) ON CONFLICT DO NOTHING" };
+static const sl_sql q_drop = { "DELETE FROM t WHERE k >= ?" };
 
 static int64_t count(sl_conn *c)
 {
@@ -135,6 +137,84 @@ static void check_backend(const char *url, const char *name)
 		assert_false(sl_stmt_next(s, &e));
 		assert_int_equal(e, SL_OK);
 	}
+
+	/* Many rows of the same INSERTs in one transaction (PostgreSQL sends them several to a
+	 * statement): each key upserted twice in a row, rows kept against later duplicates, a query
+	 * between them, NULL and empty values, and more rows than one statement takes. Each reads as
+	 * if the rows had been written one by one. */
+	assert_int_equal(sl_conn_begin(c), SL_OK);
+	for (int i = 0; i < 300; i++) {
+		char t[32];
+		int tn = snprintf(t, sizeof t, "v%d", i);
+		s = sl_stmt_get(c, &q_insert);
+		sl_bind_i64(s, 0, 1000 + i / 2);
+		if (i % 3 == 0)
+			sl_bind_blob(s, 1, "", 0);
+		else
+			sl_bind_null(s, 1);
+		sl_bind_text(s, 2, t, (size_t)tn);
+		sl_bind_null(s, 3);
+		assert_int_equal(sl_stmt_exec(s), SL_OK);
+		if (i == 150) /* everything executed before a query is there for it */
+			assert_int_equal(count(c), (int64_t)SL_ARRAY_LEN(amounts) + 76);
+	}
+	for (int i = 0; i < 300; i++) {
+		char t[32];
+		int tn = snprintf(t, sizeof t, "v%d", i);
+		s = sl_stmt_get(c, &q_keep); /* kept once: the first of these for a key wins */
+		sl_bind_i64(s, 0, 5000 + i % 7);
+		sl_bind_text(s, 1, t, (size_t)tn);
+		assert_int_equal(sl_stmt_exec(s), SL_OK);
+	}
+	assert_int_equal(sl_conn_commit(c), SL_OK);
+	assert_int_equal(count(c), (int64_t)SL_ARRAY_LEN(amounts) + 150 + 7);
+	for (int64_t k = 1000; k < 1150; k++) {
+		s = sl_stmt_get(c, &q_row);
+		sl_bind_i64(s, 0, k);
+		assert_int_equal(sl_stmt_query(s), SL_OK);
+		assert_true(sl_stmt_next(s, &e));
+		int first = 2 * (int)(k - 1000);
+		char t[32];
+		snprintf(t, sizeof t, "v%d", first + 1); /* the second upsert's */
+		size_t n;
+		const char *got = sl_col_text(s, 2, &n);
+		assert_int_equal(n, strlen(t));
+		assert_memory_equal(got, t, n);
+		/* b is the first row's (the upsert sets only s): empty, not NULL, every third */
+		assert_int_equal(sl_col_null(s, 1), first % 3 != 0);
+		if (first % 3 == 0) {
+			assert_int_equal(sl_col_type(s, 1), SL_COL_BLOB);
+			(void)sl_col_blob(s, 1, &n);
+			assert_int_equal(n, 0);
+		}
+		assert_false(sl_stmt_next(s, &e));
+	}
+	for (int64_t k = 5000; k < 5007; k++) {
+		s = sl_stmt_get(c, &q_row);
+		sl_bind_i64(s, 0, k);
+		assert_int_equal(sl_stmt_query(s), SL_OK);
+		assert_true(sl_stmt_next(s, &e));
+		char t[32];
+		snprintf(t, sizeof t, "v%d", (int)(k - 5000));
+		size_t n;
+		const char *got = sl_col_text(s, 2, &n);
+		assert_int_equal(n, strlen(t));
+		assert_memory_equal(got, t, n);
+	}
+	/* rows waiting when a transaction is rolled back are not written later */
+	assert_int_equal(sl_conn_begin(c), SL_OK);
+	s = sl_stmt_get(c, &q_keep);
+	sl_bind_i64(s, 0, 6000);
+	sl_bind_null(s, 1);
+	assert_int_equal(sl_stmt_exec(s), SL_OK);
+	sl_conn_rollback(c);
+	assert_int_equal(sl_conn_begin(c), SL_OK);
+	assert_int_equal(sl_conn_commit(c), SL_OK);
+	assert_int_equal(count(c), (int64_t)SL_ARRAY_LEN(amounts) + 150 + 7);
+	s = sl_stmt_get(c, &q_drop);
+	sl_bind_i64(s, 0, 1000);
+	assert_int_equal(sl_stmt_exec(s), SL_OK);
+	assert_int_equal(count(c), (int64_t)SL_ARRAY_LEN(amounts));
 
 	/* a failing statement in a pipelined transaction: reported by commit at the latest, all rolled back */
 	assert_int_equal(sl_conn_begin(c), SL_OK);
