@@ -331,12 +331,9 @@ static void pages_reserve(size_t bytes, int page)
 			atomic_store(&g_pages.hi, block);
 			atomic_store(&g_pages.end, (uintptr_t)p + len);
 			atomic_store(&g_pages.base, (uintptr_t)p);
-			pthread_t t;
-			pthread_attr_t a;
-			pthread_attr_init(&a);
-			pthread_attr_setdetachstate(&a, PTHREAD_CREATE_DETACHED);
-			(void)pthread_create(&t, &a, pages_fill, NULL); /* without it, faults as before */
-			pthread_attr_destroy(&a);
+			pthread_t t; /* without it, the writer faults its pages in as before */
+			if (!pthread_create(&t, NULL, pages_fill, NULL))
+				pthread_detach(t);
 		}
 	}
 	pthread_mutex_unlock(&g_pages.mu);
