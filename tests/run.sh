@@ -49,7 +49,7 @@ if [[ " $SUITES " == *" unit "* ]]; then
 	note "== unit tests (cmocka, ASan+UBSan)"
 	unit_one() { # binary: build/asan/tests/<name>.{log,rc}
 		local log=build/asan/tests/$(basename "$1").log
-		"$1" >"$log" 2>&1
+		timeout --kill-after=15 "${UNIT_TIMEOUT:-600}" "$1" >"$log" 2>&1
 		echo $? >"${log%.log}.rc"
 	}
 	units=()
@@ -89,11 +89,16 @@ if [[ " $SUITES " == *" e2e "* ]]; then
 	export SNOWLINE_BIN=${SNOWLINE_BIN:-$PWD/build/asan/snowline}
 	export SNOWLINE_BIN_RELEASE=${SNOWLINE_BIN_RELEASE:-$PWD/build/snowline}
 	export ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0"
+	E2E_FILE_TIMEOUT=${E2E_FILE_TIMEOUT:-900} # seconds; the longest file takes about 330 here
 	e2e_one() { # file: build/e2e-<name>.{log,rc}, and a line as it ends
 		local f=$1 log=build/e2e-$(basename "$1" .test.mjs).log t0=$SECONDS
-		node --test --test-reporter=spec "$f" >"$log" 2>&1; local rc=$?
+		# A file that hangs is stopped (with what it started: timeout signals its process
+		# group) and fails with its log, instead of holding the whole run until CI's limit.
+		timeout --kill-after=15 "$E2E_FILE_TIMEOUT" node --test --test-reporter=spec "$f" >"$log" 2>&1
+		local rc=$?
+		[ $rc = 124 ] && echo "e2e: $(basename "$f") stopped after ${E2E_FILE_TIMEOUT} s" >>"$log"
 		echo $rc >"${log%.log}.rc"
-		note "  ... e2e/$(basename "$f"): $([ $rc = 0 ] && echo passed || echo FAILED) in $((SECONDS - t0)) s"
+		note "  ... e2e/$(basename "$f"): $([ $rc = 0 ] && echo passed || echo FAILED) in $((SECONDS - t0)) s$([ $rc = 124 ] && echo ' (stopped: too long)')"
 	}
 	files=()
 	for f in tests/e2e/*.test.mjs; do

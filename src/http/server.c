@@ -768,6 +768,11 @@ static bool evict_one(loop *lp)
 		conn *c = lp->lists[order[i]].head;
 		if (c) {
 			stat_add(&lp->st.evicted);
+			/* Drop what the client sent that was not read yet: closing over unread
+			 * bytes makes the kernel reset the connection instead of ending it. */
+			char junk[4096];
+			for (int n = 0; n < 64 && recv(c->fd, junk, sizeof junk, MSG_DONTWAIT) > 0; n++) {
+			}
 			conn_close(c);
 			return true;
 		}
