@@ -34,6 +34,7 @@
 #include "util/u256.h"
 
 #define EVM_TIMEOUT_MS 60000
+#define EVM_RPC_TRIES 4		 /* a call that fails in a passing way is made this many times */
 #define EVM_BATCH_TXS 20000	 /* no more blocks join a transaction past this many txs */
 #define EVM_CALL_MAX (64u << 10) /* an eth_call answer (a token's name, symbol or decimals) */
 #define EVM_KNOWN_CAP 8192	 /* token addresses remembered as stored (a cache: cleared when full) */
@@ -270,7 +271,7 @@ static void conn_put(chain *c)
 /* ---- JSON-RPC ----------------------------------------------------------------------- */
 
 /* Call method with params (JSON text); *result spans c->resp. */
-static sl_err rpc(chain *c, const char *method, const char *params, sl_span *result, char err[256])
+static sl_err rpc_once(chain *c, const char *method, const char *params, sl_span *result, char err[256])
 {
 	sl_buf_reset(&c->req);
 	sl_buf_addf(&c->req, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"%s\",\"params\":%s}", method,
@@ -291,6 +292,27 @@ static sl_err rpc(chain *c, const char *method, const char *params, sl_span *res
 		return SL_ERR_UNAVAILABLE;
 	}
 	return e;
+}
+
+/*
+ * One call, asked again (after 50, 100, 200 ms) while the node fails in a way that passes: out of
+ * reach, a 5xx, an answer cut or not JSON, JSON-RPC's "internal error" (-32603). What the node
+ * means (a revert, a method it lacks, bad params) is the answer. Without this, one failed call of
+ * the dozens a block takes would throw the block's other answers away: a node failing one call in
+ * seven would read a block again five times on average.
+ */
+static sl_err rpc(chain *c, const char *method, const char *params, sl_span *result, char err[256])
+{
+	for (unsigned try = 1, pause = 50;; try++, pause *= 2) {
+		sl_err e = rpc_once(c, method, params, result, err);
+		bool passing = e == SL_ERR_UNAVAILABLE || e == SL_ERR_INVALID ||
+			       (e == SL_ERR_UNSUPPORTED && c->code == -32603);
+		if (!passing || try == EVM_RPC_TRIES || stopping(c->ix))
+			return e;
+		SL_LOG(c->log, SL_WARN, "evm %llu: %s: %s; retrying (%u of %u)",
+		       (unsigned long long)c->cfg->id, method, err, try + 1, EVM_RPC_TRIES);
+		sleep_ms(c->ix, pause);
+	}
 }
 
 /*

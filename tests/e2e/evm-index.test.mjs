@@ -66,24 +66,56 @@ function startIndex(storeUrl, extra = []) {
   return { proc, caughtUp, exited, stderr: () => stderr };
 }
 
-async function indexToEnd(storeUrl, extra = []) {
-  const ix = startIndex(storeUrl, extra);
-  const t = setTimeout(() => ix.proc.kill('SIGKILL'), 120000);
-  await Promise.race([ix.caughtUp, ix.exited.then((r) => { throw new Error(`the indexer ended (${r.code}):\n${r.stderr}`); })]);
-  ix.proc.kill('SIGTERM');
-  const r = await ix.exited;
-  clearTimeout(t);
-  assert.equal(r.code, 0, `the indexer's exit after SIGTERM:\n${r.stderr}`);
-  return r.stderr;
+/*
+ * `snowline index` with args until its log matches every pattern, then SIGTERM: the indexer's log.
+ * A run that does not get there within timeoutMs is killed and fails the test (never left behind).
+ */
+async function indexUntil(args, patterns, { timeoutMs = 120000 } = {}) {
+  const proc = spawn(BIN, ['index', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let err = '';
+  const exited = new Promise((r) => proc.on('close', (code, sig) => r({ code, sig })));
+  let timer;
+  try {
+    await new Promise((resolve, reject) => {
+      timer = setTimeout(() => reject(new Error(`not there after ${timeoutMs} ms (${patterns.join(', ')}):\n${err.slice(-4000)}`)), timeoutMs);
+      proc.stderr.on('data', (d) => {
+        err += d;
+        if (patterns.every((p) => p.test(err))) resolve();
+      });
+      exited.then((r) => reject(new Error(`the indexer ended (${r.code ?? r.sig}):\n${err.slice(-4000)}`)));
+    });
+  } catch (e) {
+    proc.kill('SIGKILL');
+    await exited;
+    throw e;
+  } finally {
+    clearTimeout(timer);
+  }
+  proc.kill('SIGTERM');
+  const stop = setTimeout(() => proc.kill('SIGKILL'), 30000);
+  const r = await exited;
+  clearTimeout(stop);
+  assert.equal(r.code, 0, `the indexer's exit after SIGTERM (${r.code ?? r.sig}):\n${err.slice(-4000)}`);
+  return err;
+}
+const caughtUpAll = (only = INDEXED) => only.map((k) => new RegExp(`evm ${truth.chains[k].evmChainId} .* caught up`));
+
+function indexToEnd(storeUrl, extra = []) {
+  return indexUntil(['--no-primary', '--store', storeUrl, '--progress', 'log', ...chainArgs(), ...extra], caughtUpAll());
 }
 
 function dump(storeUrl) {
   return new Promise((resolve, reject) => {
     const p = spawn(BIN, ['dump', '--store', storeUrl], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '', err = '';
+    const t = setTimeout(() => p.kill('SIGKILL'), 60000);
     p.stdout.on('data', (d) => { out += d; });
     p.stderr.on('data', (d) => { err += d; });
-    p.on('close', (code) => (code === 0 ? resolve(out) : reject(new Error(`dump: ${code} ${err}`))));
+    p.on('close', (code, sig) => {
+      clearTimeout(t);
+      if (code === 0) resolve(out);
+      else reject(new Error(`dump: ${code ?? sig} ${err}`));
+    });
   });
 }
 
@@ -306,14 +338,7 @@ test('every ICM message, each state, from whichever side is indexed', () => {
 test('the chains one by one: the same store whichever side of a message comes first', async () => {
   const s = store('evm_order');
   // B alone first (its deliveries before their sends), then A and B
-  const ix = spawn(BIN, ['index', '--no-primary', '--store', s, '--progress', 'log', ...chainArgs({ only: ['B'] })], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let err = '';
-  await new Promise((resolve, reject) => {
-    ix.stderr.on('data', (d) => { err += d; if (/caught up/.test(err)) resolve(); });
-    ix.on('close', (code) => reject(new Error(`ended ${code}: ${err}`)));
-  });
-  ix.kill('SIGTERM');
-  await new Promise((r) => ix.on('close', r));
+  await indexUntil(['--no-primary', '--store', s, '--progress', 'log', ...chainArgs({ only: ['B'] })], caughtUpAll(['B']));
   await indexToEnd(s);
   assert.equal(await dump(s), fullDump);
 });
@@ -334,6 +359,7 @@ test('kill -9 at random moments, then restarts: the same store as the uninterrup
           if ((ix.stderr().match(/applied blocks/g) || []).length >= after) { clearInterval(poll); setTimeout(resolve, extra); }
         }, 1);
         ix.exited.then(() => { clearInterval(poll); resolve(); });
+        setTimeout(() => { clearInterval(poll); resolve(); }, 120000).unref(); // never waits past this
       })]);
     } finally {
       ix.proc.kill('SIGKILL');
@@ -358,19 +384,7 @@ test('beside the primary network\'s indexer: the same EVM rows, and the node\'s 
   const devnet = await startDevnetNode({ dataDir: `${dir}/devnet`, txs: 100, seed: 'snowline-evm', bin: BIN });
   try {
     const s = store('evm_beside');
-    const proc = spawn(BIN, ['index', '--node', devnet.url, '--store', s, '--progress', 'log', ...chainArgs()], { stdio: ['ignore', 'ignore', 'pipe'] });
-    let err = '';
-    const exited = new Promise((r) => proc.on('close', (code) => r(code)));
-    await new Promise((resolve, reject) => {
-      const t = setTimeout(() => reject(new Error(`not caught up:\n${err}`)), 120000);
-      proc.stderr.on('data', (d) => {
-        err += d;
-        if (/caught up with/.test(err) && INDEXED.every((k) => new RegExp(`evm ${evmOf(k)} .* caught up`).test(err))) { clearTimeout(t); resolve(); }
-      });
-      exited.then((code) => reject(new Error(`ended ${code}:\n${err}`)));
-    });
-    proc.kill('SIGTERM');
-    assert.equal(await exited, 0, err);
+    await indexUntil(['--node', devnet.url, '--store', s, '--progress', 'log', ...chainArgs()], [/caught up with/, ...caughtUpAll()]);
     const d = await dump(s);
     const evmPart = (text) => text.split('\n').filter((l) => /^(evm_|icm_)/.test(l)).join('\n');
     assert.equal(evmPart(d), evmPart(fullDump));
@@ -413,7 +427,7 @@ async function refusingProxy(target, refuse, { flaky = 0 } = {}) {
     });
   });
   await new Promise((r) => server.listen(0, '127.0.0.1', r));
-  return { url: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((r) => server.close(r)) };
+  return { url: `http://127.0.0.1:${server.address().port}`, close: () => new Promise((r) => { server.close(r); server.closeAllConnections(); }) };
 }
 
 test('a node without eth_getBlockReceipts and debug_traceBlockByNumber: receipts tx by tx, no frames', async () => {
@@ -426,18 +440,7 @@ test('a node without eth_getBlockReceipts and debug_traceBlockByNumber: receipts
       const c = truth.chains[k];
       args.push('--evm-chain', `id=${c.evmChainId},rpc=${proxies[k].url},name=${c.name},blockchain=${c.blockchainId},icm=${c.messenger},symbol=ETH,token=Ether,network=local`);
     }
-    const proc = spawn(BIN, ['index', '--no-primary', '--store', s, '--progress', 'log', ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
-    let err = '';
-    const exited = new Promise((r) => proc.on('close', (code) => r(code)));
-    await new Promise((resolve, reject) => {
-      proc.stderr.on('data', (d) => {
-        err += d;
-        if (INDEXED.every((k) => new RegExp(`evm ${evmOf(k)} .* caught up`).test(err))) resolve();
-      });
-      exited.then((code) => reject(new Error(`ended ${code}:\n${err}`)));
-    });
-    proc.kill('SIGTERM');
-    assert.equal(await exited, 0, err);
+    const err = await indexUntil(['--no-primary', '--store', s, '--progress', 'log', ...args], caughtUpAll());
     assert.match(err, /no eth_getBlockReceipts/);
     assert.match(err, /no debug_traceBlockByNumber/);
     const got = parseDump(await dump(s));
@@ -465,21 +468,9 @@ test('a node that fails now and then (503, cut answers, errors): retried, the sa
       args.push('--evm-chain', `id=${c.evmChainId},rpc=${c.rpcUrl},name=${c.name},blockchain=${bid},icm=${c.messenger},symbol=ETH,token=Ether,network=local`);
     }
     // the chains' rows name the real URLs (as the full run's do); the threads ask the proxies
-    const proc = spawn(BIN, ['index', '--no-primary', '--store', s, '--progress', 'log', '--evm-batch', '3',
+    const err = await indexUntil(['--no-primary', '--store', s, '--progress', 'log', '--evm-batch', '3',
       ...args.map((a) => INDEXED.reduce((x, k) => x.replace(`rpc=${truth.chains[k].rpcUrl},`, `rpc=${proxies[k].url},`), a))],
-    { stdio: ['ignore', 'ignore', 'pipe'] });
-    let err = '';
-    const exited = new Promise((r) => proc.on('close', (code) => r(code)));
-    await new Promise((resolve, reject) => {
-      const t = setTimeout(() => reject(new Error(`not caught up:\n${err}`)), 120000);
-      proc.stderr.on('data', (d) => {
-        err += d;
-        if (INDEXED.every((k) => new RegExp(`evm ${evmOf(k)} .* caught up`).test(err))) { clearTimeout(t); resolve(); }
-      });
-      exited.then((code) => reject(new Error(`ended ${code}:\n${err}`)));
-    });
-    proc.kill('SIGTERM');
-    assert.equal(await exited, 0, err);
+    caughtUpAll());
     assert.match(err, /retrying/);
     const got = parseDump(await dump(s));
     for (const t of Object.keys(rows).filter((x) => x !== 'evm_chains')) assert.deepEqual(got[t], rows[t], t);
