@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { createAdminApiClient } from '@avalanche-sdk/client';
 import { Avalanche } from 'avalanche';
 import {
-  startNode, writeClog, sha256, cb58, hexWithChecksum, tempDir, cleanup, postRaw, waitReady,
+  startNode, startAll, writeClog, sha256, cb58, hexWithChecksum, tempDir, cleanup, postRaw, waitReady,
   errorBody, resultBody, BAD_ARGS, BIN_RELEASE,
 } from './lib.mjs';
 
@@ -31,7 +31,7 @@ let U;  // --compat upstream, admin on
 let R;  // the release binary, admin on
 let O;  // admin off
 before(async () => {
-  [N, U, R, O] = await Promise.all([
+  [N, U, R, O] = await startAll([
     startNode(['--api-admin-enabled', '--index-enabled', '--import', clog, '--data-dir', join(dir, 'n'),
       '--profile-dir', profDir, '--plugin-dir', pluginDir], { env: { TZ: 'UTC' } }),
     startNode(['--api-admin-enabled', '--data-dir', join(dir, 'u'), '--compat', 'upstream']),

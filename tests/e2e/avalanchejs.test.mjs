@@ -31,7 +31,7 @@ function parseJson(text) {
 }
 
 function snowline(args) {
-  const r = spawnSync(BIN, ['decode', ...args], { encoding: 'utf8', maxBuffer: 64 << 20 });
+  const r = spawnSync(BIN, ['decode', ...args], { encoding: 'utf8', maxBuffer: 64 << 20, timeout: 60000, killSignal: 'SIGKILL' });
   assert.equal(r.status, 0, `snowline decode ${args.slice(0, -1).join(' ')} failed: ${r.stderr}`);
   return parseJson(r.stdout);
 }

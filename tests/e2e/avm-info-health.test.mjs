@@ -10,7 +10,7 @@ import { createServer } from 'node:http';
 import { createIndexApiClient, createXChainClient, createInfoApiClient, createHealthApiClient } from '@avalanche-sdk/client';
 import { Avalanche } from 'avalanche';
 import {
-  startNode, writeClog, sha256, cb58, hexWithChecksum, tempDir, cleanup, postRaw, httpRaw, waitReady,
+  startNode, startAll, writeClog, sha256, cb58, hexWithChecksum, tempDir, cleanup, postRaw, httpRaw, waitReady,
   errorBody, resultBody, BAD_ARGS,
 } from './lib.mjs';
 
@@ -55,7 +55,7 @@ before(async () => {
   S = await startNode(['--index-enabled', '--follow', `http://127.0.0.1:${upstream.address().port}`, '--follow-poll-ms', '50', '--data-dir', join(dir, 's')]);
   const qx = cb58(sha256(Buffer.from('x chain of network 99')));
   const qc = cb58(sha256(Buffer.from('c chain of network 99')));
-  [N, F, L, Q] = await Promise.all([
+  [N, F, L, Q] = await startAll([
     startNode(['--index-enabled', '--import', clog, '--data-dir', join(dir, 'n')], { env: { TZ: 'UTC' } }),
     startNode(['--index-enabled', '--import', clog, '--data-dir', join(dir, 'f'), '--network-id', '5']),
     startNode(['--data-dir', join(dir, 'l'), '--network-id', '12345']),
@@ -67,6 +67,7 @@ before(async () => {
 after(async () => {
   await Promise.all([N, F, L, Q, S].filter(Boolean).map((n) => n.stop()));
   upstream?.close();
+  upstream?.closeAllConnections(); // a kept-alive connection would hold close() open
   cleanup(dir);
 });
 

@@ -31,12 +31,17 @@ describe('the C-chain eth JSON-RPC of a devnet node', () => {
   const ARGS = () => ['--data-dir', join(dir, 'node'), '--devnet-seed', 'cchain-rpc', '--devnet-txs', '1500', '--devnet-interval-ms', '0'];
   async function readyDevnet() {
     const d = await startDevnet(ARGS());
-    const deadline = Date.now() + 120000;
-    while (!/devnet: ready in/.test(d.logs())) {
-      assert.ok(Date.now() < deadline, `the devnet was not ready in 120 s:\n${d.logs().slice(-3000)}`);
-      await new Promise((res) => setTimeout(res, 100));
+    try {
+      const deadline = Date.now() + 120000;
+      while (!/devnet: ready in/.test(d.logs())) {
+        assert.ok(Date.now() < deadline, `the devnet was not ready in 120 s:\n${d.logs().slice(-3000)}`);
+        await new Promise((res) => setTimeout(res, 100));
+      }
+      await waitReady(d.url, 60000); // the chain routes open once the node holds (and has replayed) the history
+    } catch (e) {
+      await d.stop(); // not returned: after() would not stop it
+      throw e;
     }
-    await waitReady(d.url, 60000); // the chain routes open once the node holds (and has replayed) the history
     return d;
   }
 

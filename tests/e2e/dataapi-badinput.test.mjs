@@ -69,7 +69,7 @@ after(async () => {
 
 // A keys file `name` with one new key (its line + `extra`); resolves [key, line].
 async function newKeyFile(name, extra) {
-  const [k, line] = execFileSync(BIN, ['api', '--new-key', name], { encoding: 'utf8' }).trim().split('\n');
+  const [k, line] = execFileSync(BIN, ['api', '--new-key', name], { encoding: 'utf8', timeout: 30000, killSignal: 'SIGKILL' }).trim().split('\n');
   writeFileSync(join(ds.dir, name), `# a test key\n${line}${extra}\n`);
   return [k, line];
 }

@@ -47,10 +47,13 @@ before(async () => {
   // the primary network first (it gives the store its network and page-token secret), then the
   // EVM chains alone (--no-primary)
   const primary = L.startIndexer({ nodeUrl: devnet.url, store, genesis: devnet.genesisPath });
-  await primary.ready;
-  api = await L.startApi({ store });
-  await L.waitCaughtUp(api, { nodeUrl: devnet.url, indexer: primary, timeoutMs: 180000 });
-  await primary.stop();
+  try { // stopped here, also when its wait fails (after() does not know it)
+    await primary.ready;
+    api = await L.startApi({ store });
+    await L.waitCaughtUp(api, { nodeUrl: devnet.url, indexer: primary, timeoutMs: 180000 });
+  } finally {
+    await primary.stop();
+  }
   indexer = startEvmIndexer(store, INDEXED.flatMap((k) => ['--evm-chain', spec(k)]));
   // the EVM chains: caught up once the head block's balance is served
   const until = Date.now() + 120000;

@@ -42,7 +42,8 @@ function watch(proc, what, re, timeoutMs) {
   let out = '';
   const exited = new Promise((res) => proc.on('exit', (code, sig) => res({ code, sig })));
   const seen = new Promise((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error(`${what}: no ${re} after ${timeoutMs} ms:\n${out.slice(-4000)}`)), timeoutMs);
+    // one that never gets there is killed, not left running past its failed start
+    const t = setTimeout(() => { proc.kill('SIGKILL'); reject(new Error(`${what}: no ${re} after ${timeoutMs} ms:\n${out.slice(-4000)}`)); }, timeoutMs);
     const on = (d) => {
       out += d;
       if (out.length > 1 << 20) out = out.slice(-(1 << 19));
@@ -74,7 +75,12 @@ export async function startDevnetNode({ dataDir, txs = 3000, seed = 'snowline-da
   mkdirSync(dirname(dataDir), { recursive: true });
   const d = await startDevnet(['--data-dir', dataDir, '--network', network, '--devnet-seed', seed, '--devnet-txs', String(txs),
     '--devnet-interval-ms', String(intervalMs), '--log-level', 'warn', ...extra], { bin });
-  await waitReady(d.url, 120000);
+  try {
+    await waitReady(d.url, 120000);
+  } catch (e) {
+    await d.stop(); // the caller never gets it to stop
+    throw e;
+  }
   const manifestPath = join(dataDir, 'devnet-manifest.json'), genesisPath = join(dataDir, 'devnet-genesis.json');
   return { ...d, dataDir, manifestPath, genesisPath, manifest: () => JSON.parse(readFileSync(manifestPath, 'utf8')), genesis: () => JSON.parse(readFileSync(genesisPath, 'utf8')) };
 }

@@ -36,7 +36,8 @@ export function startProc(args, { bin = BIN, ready, timeoutMs = 120000, what = a
   let out = '';
   const exited = new Promise((res) => proc.on('exit', (code, sig) => res({ code, sig })));
   return new Promise((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error(`${what} not ready in ${timeoutMs} ms:\n${out.slice(-4000)}`)), timeoutMs);
+    // one that is never ready is killed, not left running past its failed start
+    const t = setTimeout(() => { proc.kill('SIGKILL'); reject(new Error(`${what} not ready in ${timeoutMs} ms:\n${out.slice(-4000)}`)); }, timeoutMs);
     const check = () => {
       const m = ready.exec(out);
       if (!m) return;

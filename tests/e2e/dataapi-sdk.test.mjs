@@ -28,7 +28,7 @@ before(async () => {
   accounts = m.accounts;
   chainId = { P: m.network.pChainId, X: m.network.xChainId, C: m.network.cChainId };
   // an API key, hashed in a keys file, which the SDK sends as x-glacier-api-key
-  const [key, line] = execFileSync(BIN, ['api', '--new-key', 'sdk-test'], { encoding: 'utf8' }).trim().split('\n');
+  const [key, line] = execFileSync(BIN, ['api', '--new-key', 'sdk-test'], { encoding: 'utf8', timeout: 30000, killSignal: 'SIGKILL' }).trim().split('\n');
   const keys = join(ds.dir, 'keys');
   writeFileSync(keys, `# made by dataapi-sdk.test.mjs\n${line}\n`);
   api = await startApi(ds.store, ['--keys-file', keys, '--rate-anonymous', '0', '--rate-key', '0']);

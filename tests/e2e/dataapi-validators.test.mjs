@@ -80,7 +80,7 @@ async function serve(w, nodeUrl, name, target, { observe, k }) {
 
 // node_obs of a store, read with `snowline dump` (what the node reported: node → { uptime, samples, reachable })
 function observed(store) {
-  const r = spawnSync(BIN, ['dump', '--store', store, '--table', 'node_obs'], { encoding: 'utf8' });
+  const r = spawnSync(BIN, ['dump', '--store', store, '--table', 'node_obs'], { encoding: 'utf8', timeout: 60000, killSignal: 'SIGKILL' });
   assert.equal(r.status, 0, r.stderr);
   return new Map(r.stdout.split('\n').filter((l) => l.startsWith('node_obs\t')).map((l) => l.split('\t'))
     .map(([, hex, , uptime, , samples, reachable]) => ['NodeID-' + cb58(Buffer.from(hex.slice(2, -1), 'hex')), { uptime: Number(uptime), samples: Number(samples), reachable: Number(reachable) }]));

@@ -15,7 +15,7 @@ const VECTORS = process.env.SNOWLINE_VECTORS || new URL('../vectors', import.met
 const vectors = (f) => JSON.parse(readFileSync(`${VECTORS}/${f}`, 'utf8'));
 
 function run(args) {
-  return spawnSync(BIN, ['decode', ...args], { encoding: 'utf8', maxBuffer: 64 << 20 });
+  return spawnSync(BIN, ['decode', ...args], { encoding: 'utf8', maxBuffer: 64 << 20, timeout: 60000, killSignal: 'SIGKILL' });
 }
 function decode(...args) {
   const r = run(args);

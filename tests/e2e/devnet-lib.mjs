@@ -76,7 +76,8 @@ export function startDevnet(args = [], { bin = BIN, timeoutMs = 60000 } = {}) {
   proc.stderr.on('data', (d) => { out += d; });
   const exited = new Promise((res) => proc.on('exit', (code, sig) => res({ code, sig })));
   return new Promise((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error(`devnet did not start in ${timeoutMs} ms:\n${out}`)), timeoutMs);
+    // a devnet that never listens is killed, not left running past the test
+    const t = setTimeout(() => { proc.kill('SIGKILL'); reject(new Error(`devnet did not start in ${timeoutMs} ms:\n${out.slice(-4000)}`)); }, timeoutMs);
     const check = () => {
       const m = /listening on http:\/\/[^:]+:(\d+)/.exec(out);
       if (!m) return;
@@ -258,7 +259,7 @@ export function parseCBlock(inner, ap5Time) {
 export function snowlineDecode(bin, dir, bytes, args = []) {
   const f = join(dir, `decode-${process.pid}.hex`);
   writeFileSync(f, Buffer.from(bytes).toString('hex'));
-  const r = spawnSync(bin, ['decode', ...args, `@${f}`], { encoding: 'utf8', maxBuffer: 64 << 20 });
+  const r = spawnSync(bin, ['decode', ...args, `@${f}`], { encoding: 'utf8', maxBuffer: 64 << 20, timeout: 60000, killSignal: 'SIGKILL' });
   if (r.status !== 0) throw new Error(`snowline decode ${args.join(' ')}: exit ${r.status}: ${r.stderr}`);
   return parseBigJson(r.stdout);
 }

@@ -86,6 +86,7 @@ test('every listening validator presents the certificate of the NodeID info.peer
         resolve(raw);
       });
       s.once('error', reject);
+      s.setTimeout(10000, () => s.destroy(new Error(`${p.ip}: no TLS handshake in 10 s`))); // a peer that never answers fails, not hangs
     });
     assert.equal(nodeIdOf(der), p.nodeID, p.ip);
     checked++;

@@ -43,7 +43,7 @@ after(async () => {
 function devnetOut(name, seed, extra = []) {
   const out = join(dir, `${name}.clog`), manifest = join(dir, `${name}.json`);
   const r = spawnSync(BIN, ['devnet', '--out', out, '--manifest', manifest, '--devnet-seed', seed, '--devnet-txs', TXS, ...extra],
-    { encoding: 'utf8' });
+    { encoding: 'utf8', timeout: 300000, killSignal: 'SIGKILL' });
   assert.equal(r.status, 0, `snowline devnet --out: exit ${r.status}: ${r.stderr}`);
   return { out, manifest };
 }
@@ -59,7 +59,9 @@ async function decodeMany(items, jobs = 2) {
     let stdout = '', stderr = '';
     p.stdout.on('data', (d) => { stdout += d; });
     p.stderr.on('data', (d) => { stderr += d; });
-    p.on('close', (code) => { res[i] = { code, stdout, stderr }; resolve(); });
+    // a decode stuck for 60 s is killed: code null, and the caller's exit check fails with this
+    const t = setTimeout(() => { stderr += '\n(killed: still running after 60 s)'; p.kill('SIGKILL'); }, 60000);
+    p.on('close', (code) => { clearTimeout(t); res[i] = { code, stdout, stderr }; resolve(); });
   });
   const worker = async () => { while (next < items.length) await one(next++); };
   await Promise.all(Array.from({ length: jobs }, worker));
@@ -104,7 +106,7 @@ test('b. every container decodes with snowline; a 10% sample re-encodes to the s
   }
   const set = join(dir, 'bench.set');
   writeFileSync(set, Buffer.concat(parts));
-  const r = spawnSync(BIN, ['decode', '--bench', set, '--rounds', '1'], { encoding: 'utf8', maxBuffer: 16 << 20 });
+  const r = spawnSync(BIN, ['decode', '--bench', set, '--rounds', '1'], { encoding: 'utf8', maxBuffer: 16 << 20, timeout: 300000, killSignal: 'SIGKILL' });
   assert.equal(r.status, 0, `decode --bench: ${r.stderr}`);
   const kinds = JSON.parse(r.stdout).kinds;
   const names = { 'P/block': 'proposervm+pchain.block', 'C/block': 'proposervm+cchain.block', 'X/tx': 'xchain.tx', 'X/block': 'proposervm+xchain.block' };
@@ -221,8 +223,9 @@ test('e. snowline devnet grows the history live; walking X/tx with avm.getTx wor
   const a = join(dir, 'live'), ref = join(dir, 'ref');
   const args = (d) => ['--devnet', '--index-enabled', '--devnet-interval-ms', '500', '--data-dir', d, '--devnet-seed', SEED, '--devnet-txs', TXS];
   const node = await startNode(args(a));
+  nodes.push(node); // stopped by after() even when the second start fails
   const fresh = await startNode(args(ref));
-  nodes.push(node, fresh);
+  nodes.push(fresh);
   live = { node, fresh, dir: a, args };
   await waitReady(node.url, 60000);
   const c0 = await counts(node.url);

@@ -215,7 +215,12 @@ export async function startAnvil({ chainId = 31337, timestamp = 1_700_000_000, b
     proc.once('exit', (code) => { clearTimeout(timer); reject(new Error(`anvil exited ${code}:\n${logs}`)); });
   });
   const chain = new EvmChain({ url: `http://127.0.0.1:${port}`, port, proc, chainId, timestamp, blockTime, clock, logs: () => logs });
-  chain.accounts = (await chain.rpc('eth_accounts')).map((a) => getAddress(a));
+  try {
+    chain.accounts = (await chain.rpc('eth_accounts')).map((a) => getAddress(a));
+  } catch (e) {
+    await chain.stop(); // the caller never gets it to stop
+    throw e;
+  }
   return chain;
 }
 

@@ -46,10 +46,13 @@ before(async () => {
   assert.deepEqual(truth.problems, [], `the ledger replay disagrees with the manifest:\n${truth.problems.slice(0, 20).join('\n')}`);
   store = L.freshStore(BACKEND, dir, 'exports');
   const indexer = L.startIndexer({ nodeUrl: devnet.url, store, genesis: devnet.genesisPath });
-  await indexer.ready;
-  api = await startApi();
-  await L.waitCaughtUp(api, { target: truth.containers, indexer, timeoutMs: 180000 });
-  await indexer.stop();
+  try { // stopped here, also when its wait fails (after() does not know it)
+    await indexer.ready;
+    api = await startApi();
+    await L.waitCaughtUp(api, { target: truth.containers, indexer, timeoutMs: 180000 });
+  } finally {
+    await indexer.stop();
+  }
   await devnet.stop();
   devnet = null;
   chosen = chooseAddresses();

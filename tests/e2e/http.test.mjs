@@ -4,13 +4,13 @@
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { startNode, runNode, tempDir, cleanup, rawExchange, parseResponses } from './lib.mjs';
+import { startNode, startAll, runNode, tempDir, cleanup, rawExchange, parseResponses } from './lib.mjs';
 
 const dir = tempDir('snowline-e2e-http-');
 let N; // small deadlines (1 s), default cap
 let C; // a cap of 64 connections, default deadlines
 before(async () => {
-  [N, C] = await Promise.all([
+  [N, C] = await startAll([
     startNode(['--data-dir', join(dir, 'n'), '--http-threads', '2', '--http-read-header-timeout', '1s',
       '--http-read-timeout', '1s', '--http-idle-timeout', '1s']),
     startNode(['--data-dir', join(dir, 'c'), '--http-threads', '2', '--http-max-connections', '64']),

@@ -91,8 +91,8 @@ function crashCase(name, { bin, txs, range, randomOnPg }) {
   /*
    * `snowline index` on store with --log-level debug, whose "K: applied A..B" lines (written after
    * each batch's commit) feed onApplied(kind, next). Returns { proc, exited, caughtUp, logs(),
-   * isUp() }: caughtUp resolves at the "caught up with" line and rejects when the process ends
-   * before it.
+   * isUp(), term() }: caughtUp resolves at the "caught up with" line and rejects when the process
+   * ends before it; term() is SIGTERM, then SIGKILL if it has not ended 30 s later.
    */
   function startIndexer(store, order, onApplied = () => {}) {
     const args = ['index', '--node', devnet.url, '--store', store, '--genesis', genesis, '--order', order,
@@ -123,15 +123,27 @@ function crashCase(name, { bin, txs, range, randomOnPg }) {
       caught.rej(new Error(`the indexer ended (${code ?? sig}) before catching up:\n${logs.slice(-4000)}`));
       res({ code, sig });
     }));
-    return { proc, exited, caughtUp, logs: () => logs, isUp: () => up };
+    const term = async () => {
+      proc.kill('SIGTERM');
+      const k = setTimeout(() => proc.kill('SIGKILL'), 30000); // stuck in its exit: the caller's exit check fails
+      const r = await exited;
+      clearTimeout(k);
+      return r;
+    };
+    return { proc, exited, caughtUp, logs: () => logs, isUp: () => up, term };
+  }
+
+  // ix.caughtUp; an indexer not caught up after 600 s is killed, and caughtUp rejects with its log.
+  async function untilCaughtUp(ix, what) {
+    const stuck = setTimeout(() => { say(`${what}: not caught up after 600 s, killed`); ix.proc.kill('SIGKILL'); }, 600000);
+    try { await ix.caughtUp; } finally { clearTimeout(stuck); }
   }
 
   // Index until caught up, then stop with SIGTERM: a clean exit.
   async function indexFully(store, order) {
     const ix = startIndexer(store, order);
-    await ix.caughtUp;
-    ix.proc.kill('SIGTERM');
-    const r = await ix.exited;
+    await untilCaughtUp(ix, `the indexer (${order})`);
+    const r = await ix.term();
     assert.equal(r.code, 0, `the indexer (${order}) did not stop cleanly on SIGTERM (${r.code ?? r.sig}):\n${ix.logs().slice(-4000)}`);
   }
 
@@ -188,9 +200,8 @@ function crashCase(name, { bin, txs, range, randomOnPg }) {
     }
     for (let attempt = 0; ; attempt++) { // the last run, to the end
       const ix = startIndexer(store, 'round-robin', onApplied);
-      if (await ix.caughtUp.then(() => true, () => false)) {
-        ix.proc.kill('SIGTERM');
-        const e = await ix.exited;
+      if (await untilCaughtUp(ix, `${label}: the last run`).then(() => true, () => false)) {
+        const e = await ix.term();
         assert.equal(e.code, 0, `${label}: the last run did not stop cleanly:\n${ix.logs().slice(-4000)}`);
         break;
       }

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { createIndexApiClient } from '@avalanche-sdk/client';
 import { Avalanche } from 'avalanche';
 import {
-  startNode, writeClog, sha256, cb58, hexWithChecksum, tempDir, cleanup, postRaw, httpRaw, waitReady,
+  startNode, startAll, writeClog, sha256, cb58, hexWithChecksum, tempDir, cleanup, postRaw, httpRaw, waitReady,
   errorBody, resultBody, BAD_ARGS, INDEX_PATHS, rfc3339Utc,
 } from './lib.mjs';
 
@@ -78,7 +78,7 @@ let B; // --compat upstream, X/vtx left empty, TZ=America/Los_Angeles
 let E; // spec mode, --index-enabled, nothing imported
 let D; // no --index-enabled
 before(async () => {
-  [A, B, E, D] = await Promise.all([
+  [A, B, E, D] = await startAll([
     startNode(['--index-enabled', '--import', clogAll, '--data-dir', join(dir, 'a')], { env: { TZ: 'UTC' } }),
     startNode(['--index-enabled', '--import', clogNoVtx, '--data-dir', join(dir, 'b'), '--compat', 'upstream'], { env: { TZ: 'America/Los_Angeles' } }),
     startNode(['--index-enabled', '--data-dir', join(dir, 'e')], { env: { TZ: 'UTC' } }),

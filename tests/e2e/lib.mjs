@@ -26,7 +26,8 @@ export async function startNode(args = [], { bin = BIN, timeoutMs = 30000, env =
   proc.stderr.on('data', (d) => { out += d; });
   const exited = new Promise((res) => proc.on('exit', (code, sig) => res({ code, sig })));
   const port = await new Promise((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error(`node did not start in ${timeoutMs} ms:\n${out}`)), timeoutMs);
+    // a node that never listens is killed, not left running past the test
+    const t = setTimeout(() => { proc.kill('SIGKILL'); reject(new Error(`node did not start in ${timeoutMs} ms:\n${out.slice(-4000)}`)); }, timeoutMs);
     const check = () => {
       const m = /listening on http:\/\/[^:]+:(\d+)/.exec(out);
       if (m) { clearTimeout(t); resolve(Number(m[1])); }
@@ -47,6 +48,16 @@ export async function startNode(args = [], { bin = BIN, timeoutMs = 30000, env =
     },
     async kill9() { if (proc.exitCode === null) proc.kill('SIGKILL'); return exited; },
   };
+}
+
+// Await several starts (startNode, startDevnet, …) at once; when one fails, the others that
+// started are stopped before its error is thrown (the caller never gets them to stop).
+export async function startAll(starts) {
+  const rs = await Promise.allSettled(starts);
+  const failed = rs.find((r) => r.status === 'rejected');
+  if (!failed) return rs.map((r) => r.value);
+  await Promise.all(rs.filter((r) => r.status === 'fulfilled').map((r) => r.value.stop().catch(() => {})));
+  throw failed.reason;
 }
 
 // Run a node to completion (for start-up failures); resolves { code, out }.
@@ -137,8 +148,9 @@ export async function waitReady(url, timeoutMs = 30000) {
 
 // One raw HTTP/1.1 exchange with full control of method, path, headers and
 // body (node:http sends exactly the headers given; no Content-Type is added).
-// Resolves { status, headers (lower-case names), rawHeaders, body: Buffer, text }.
-export function httpRaw(port, { method = 'POST', path = '/', headers = {}, body } = {}) {
+// Resolves { status, headers (lower-case names), rawHeaders, body: Buffer, text }; a server
+// silent for timeoutMs fails it (node:http has no deadline of its own).
+export function httpRaw(port, { method = 'POST', path = '/', headers = {}, body, timeoutMs = 120000 } = {}) {
   return new Promise((resolve, reject) => {
     const req = httpRequest({ host: '127.0.0.1', port, method, path, headers, agent: false, setHost: !('Host' in headers || 'host' in headers) }, (res) => {
       const chunks = [];
@@ -150,6 +162,7 @@ export function httpRaw(port, { method = 'POST', path = '/', headers = {}, body 
       res.on('error', reject);
     });
     req.on('error', reject);
+    req.setTimeout(timeoutMs, () => req.destroy(new Error(`${method} ${path}: no answer for ${timeoutMs} ms`)));
     if (body !== undefined) req.end(body); else req.end();
   });
 }

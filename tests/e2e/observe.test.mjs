@@ -73,7 +73,7 @@ test('a subnet id other than the primary network\'s: no validators known', async
 test('snowline index --observe-s samples them into node_obs, counting the samples', async () => {
   const want = active();
   const read = () => {
-    const r = spawnSync(BIN, ['dump', '--store', store, '--table', 'node_obs'], { encoding: 'utf8' });
+    const r = spawnSync(BIN, ['dump', '--store', store, '--table', 'node_obs'], { encoding: 'utf8', timeout: 60000, killSignal: 'SIGKILL' });
     assert.equal(r.status, 0, r.stderr);
     return r.stdout.split('\n').filter((l) => l.startsWith('node_obs\t')).map((l) => l.split('\t'));
   };
@@ -103,7 +103,7 @@ test('snowline index --observe-s samples them into node_obs, counting the sample
   assert.deepEqual(diffs, []);
   assert.ok(benchedRows > 0, 'a validator benched on some chain');
   // and the canonical dump leaves it out (it is the node's view when asked, not the chain)
-  const all = spawnSync(BIN, ['dump', '--store', store], { encoding: 'utf8', maxBuffer: 1 << 30 });
+  const all = spawnSync(BIN, ['dump', '--store', store], { encoding: 'utf8', maxBuffer: 1 << 30, timeout: 120000, killSignal: 'SIGKILL' });
   assert.equal(all.status, 0, all.stderr);
   assert.ok(!/^table node_obs/m.test(all.stdout) && /# left out: table node_obs/.test(all.stdout));
 });

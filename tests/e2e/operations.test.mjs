@@ -39,7 +39,12 @@ describe('one process per data directory', () => {
       const b = spawnSync(BIN, ['devnet', '--data-dir', d, '--http-port', '0', '--devnet-txs', '200'], { encoding: 'utf8', timeout: 30000 });
       assert.equal(b.status, 1, b.stderr);
       assert.match(b.stderr, /is in use by another snowline process/);
-    } finally { a.proc.kill('SIGTERM'); await a.exited; }
+    } finally {
+      a.proc.kill('SIGTERM');
+      const k = setTimeout(() => a.proc.kill('SIGKILL'), 30000); // a devnet stuck in its exit does not hang the file
+      await a.exited;
+      clearTimeout(k);
+    }
   });
 });
 
@@ -53,7 +58,7 @@ function spawnDevnet(d) {
 
 describe('version and configuration', () => {
   test('snowline --version names the commit, and info.getNodeVersion carries it as gitCommit', async () => {
-    const v = spawnSync(BIN, ['--version'], { encoding: 'utf8' });
+    const v = spawnSync(BIN, ['--version'], { encoding: 'utf8', timeout: 20000, killSignal: 'SIGKILL' });
     assert.equal(v.status, 0);
     const m = /^snowline (\d+\.\d+\.\d+) ([0-9a-f]{40}(-dirty)?)\n$/.exec(v.stdout);
     assert.ok(m, v.stdout);

@@ -92,8 +92,8 @@ const honestOf = (vs) => vs.validators.filter(canSign).reduce((a, v) => a + big(
 before(async () => {
   // the devnet's manifest (and so the nodes) follow from the seed: a first look picks the policies
   const probe = await makeDataset({ txs: 5000, seed: SEED, backend: 'sqlite', devnetArgs: ['--devnet-genesis-signers'] });
-  const p = choosePolicies(probe.manifest);
-  await probe.close();
+  let p;
+  try { p = choosePolicies(probe.manifest); } finally { await probe.close(); } // its devnet stopped even when that fails
   roles = p.roles;
   nasked = p.nasked;
   // the validators listen while the devnet runs: with no live steps its producer ends, and with it

@@ -37,7 +37,8 @@ async function startUp(args, { timeoutMs = 60000 } = {}) {
   proc.stderr.on('data', (d) => { out += d; });
   const exited = new Promise((res) => proc.on('close', (code, sig) => res({ code, sig })));
   const api = await new Promise((resolve, reject) => {
-    const t = setTimeout(() => reject(new Error(`up did not start in ${timeoutMs} ms:\n${out}`)), timeoutMs);
+    // one that never starts is killed, not left running past the test
+    const t = setTimeout(() => { proc.kill('SIGKILL'); reject(new Error(`up did not start in ${timeoutMs} ms:\n${out.slice(-4000)}`)); }, timeoutMs);
     const check = () => {
       const m = /the Data API on (http:\/\/\S+)/.exec(out);
       if (m) { clearTimeout(t); resolve(m[1]); }
@@ -180,11 +181,12 @@ test('up --node: indexes a node started apart', async () => {
   const prices = join(dir, 'prices.csv');
   writeFileSync(prices, 'date,currency,price\n2024-01-01,usd,35.27\n2024-01-02,jpy,5000\n');
   const up = await startUp(['--node', node.url, '--genesis', join(dir, 'dev', 'devnet-genesis.json'),
-    '--data-dir', join(dir, 'up'), '--api-port', String(ap), '--progress', 'off', '--prices', prices, '--compat', 'upstream']);
+    '--data-dir', join(dir, 'up'), '--api-port', String(ap), '--progress', 'off', '--prices', prices, '--compat', 'upstream'])
+    .catch(async (e) => { await node.stop(); throw e; }); // the finally below stops it only once up runs
   try {
     assert.match(up.out(), new RegExp(`indexing ${node.url} \\(fuji\\)`));
     assert.match(up.out(), new RegExp(`snowline up: loaded 2 prices from ${prices}`));
-    const d = spawnSync(BIN, ['dump', '--store', join(dir, 'up', 'index.db'), '--table', 'prices'], { encoding: 'utf8' });
+    const d = spawnSync(BIN, ['dump', '--store', join(dir, 'up', 'index.db'), '--table', 'prices'], { encoding: 'utf8', timeout: 60000, killSignal: 'SIGKILL' });
     assert.equal(d.status, 0, d.stderr);
     assert.match(d.stdout, /^prices\t'jpy'\t1704153600\t'5000'\t1$/m);
     assert.match(d.stdout, /^prices\t'usd'\t1704067200\t'35\.27'\t1$/m);
@@ -275,8 +277,9 @@ test('up --node: indexes a node started apart', async () => {
     }
     assert.ok(exported >= txs.length && txs.length > 50, `${txs.length} EVM txs, ${exported} lines`);
   } finally {
-    assert.equal((await up.stop()).code, 0, up.out());
-    await node.stop();
+    const r = await up.stop();
+    await node.stop(); // before the check: a failed one would leave the node running
+    assert.equal(r.code, 0, up.out());
   }
 });
 

@@ -45,9 +45,12 @@ before(async () => {
   top = M.chains.P.height;
   store = L.freshStore(BACKEND, dir, 'vset');
   const indexer = L.startIndexer({ nodeUrl: devnet.url, store, genesis: devnet.genesisPath, args: ['--observe-s', '0'] });
-  await indexer.ready;
-  await L.waitFor(async () => vset(['--height', String(top)]).status === 0, { timeoutMs: 180000, intervalMs: 500, what: () => `P height ${top} indexed` });
-  await indexer.stop();
+  try { // stopped here, also when its wait fails (after() does not know it)
+    await indexer.ready;
+    await L.waitFor(async () => vset(['--height', String(top)]).status === 0, { timeoutMs: 180000, intervalMs: 500, what: () => `P height ${top} indexed` });
+  } finally {
+    await indexer.stop();
+  }
 });
 
 after(async () => {
