@@ -322,6 +322,8 @@ const uint8_t *sl_tls_peer_cert(const sl_tls *t, size_t *len)
 
 void sl_tls_shutdown(sl_tls *t) { shutdown(t->fd, SHUT_RDWR); }
 
+void sl_tls_thread_end(void) { OPENSSL_thread_stop(); }
+
 void sl_tls_free(sl_tls *t)
 {
 	if (!t)

@@ -57,4 +57,9 @@ void sl_tls_shutdown(sl_tls *t);
 /* Close the socket and free the session. NULL is fine. */
 void sl_tls_free(sl_tls *t);
 
+/* Free what OpenSSL keeps for the calling thread (its random generators, its error queue). A
+ * detached thread calls it before it reports its end: what OpenSSL's own clean-up at the thread's
+ * exit would free can otherwise still be in hand when the process ends. */
+void sl_tls_thread_end(void);
+
 #endif

@@ -584,6 +584,7 @@ static void *worker(void *arg)
 	pthread_cond_broadcast(&j->cv);
 	pthread_mutex_unlock(&j->mu);
 	job_unref(j);
+	sl_tls_thread_end(); /* detached: the pool may be freed, and the process end, after the next lines */
 	pthread_mutex_lock(&p->mu); /* the last touch of the pool: sl_p2p_pool_free waits for it */
 	p->threads--;
 	pthread_cond_broadcast(&p->cv);

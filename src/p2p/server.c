@@ -235,6 +235,7 @@ static void *serve(void *arg)
 	sl_err err = sl_tls_handshake(l->tls, k->fd, sl_tls_now_ms() + HANDSHAKE_MS, &tls);
 	k->fd = -1;
 	if (err) {
+		sl_tls_thread_end();
 		link_done(k);
 		return NULL;
 	}
@@ -268,6 +269,7 @@ static void *serve(void *arg)
 	k->tls = NULL; /* stop must not touch it once freed */
 	pthread_mutex_unlock(&s->mu);
 	sl_p2p_conn_free(c);
+	sl_tls_thread_end(); /* detached: stop may return, and the process end, once link_done ran */
 	link_done(k);
 	return NULL;
 }
