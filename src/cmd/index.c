@@ -257,9 +257,21 @@ int cmd_index(int argc, char **argv)
 		goto out;
 	}
 	/* the primary network's indexer makes the schema; the EVM chains write beside it */
-	sl_indexer *ix = sl_indexer_new(&ic, err);
+	/* a node that is starting (its port not bound yet, or answering 503) is waited for, as long
+	 * as snowline up waits for its own: 20 s */
+	sl_indexer *ix = NULL;
+	for (int i = 0; !ix && !stop; i++) {
+		if ((ix = sl_indexer_new(&ic, err)))
+			break;
+		if (i == 100 || !strstr(err, "cannot learn the node's network"))
+			break;
+		if (i == 0)
+			fprintf(stderr, "snowline index: %s; waiting for the node (20 s)\n", err);
+		struct timespec ts = { 0, 200 * 1000000L };
+		nanosleep(&ts, NULL);
+	}
 	if (!ix) {
-		fprintf(stderr, "snowline index: %s\n", err);
+		fprintf(stderr, "snowline index: %s\n", stop ? "stopped" : err);
 		rc = 1;
 		goto out;
 	}
