@@ -89,7 +89,7 @@ if [[ " $SUITES " == *" e2e "* ]]; then
 	export SNOWLINE_BIN=${SNOWLINE_BIN:-$PWD/build/asan/snowline}
 	export SNOWLINE_BIN_RELEASE=${SNOWLINE_BIN_RELEASE:-$PWD/build/snowline}
 	export ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0"
-	E2E_FILE_TIMEOUT=${E2E_FILE_TIMEOUT:-900} # seconds; the longest file takes about 330 here
+	E2E_FILE_TIMEOUT=${E2E_FILE_TIMEOUT:-900} # seconds; the longest file takes 150-320 here
 	e2e_one() { # file: build/e2e-<name>.{log,rc}, and a line as it ends
 		local f=$1 log=build/e2e-$(basename "$1" .test.mjs).log t0=$SECONDS
 		# A file that hangs is stopped (with what it started: timeout signals its process

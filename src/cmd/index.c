@@ -149,6 +149,19 @@ static int run_evm_only(sl_evm_indexer *ev)
 	return sl_evm_any_failed(ev) ? 1 : 0;
 }
 
+sl_indexer *cmd_indexer_new(const sl_indexer_config *cfg, volatile sig_atomic_t *stopped, char err[512])
+{
+	snprintf(err, 512, "stopped");
+	for (int i = 0; !*stopped; i++) {
+		sl_indexer *ix = sl_indexer_new(cfg, err);
+		if (ix || i == 100 || !strstr(err, "cannot learn the node's network"))
+			return ix;
+		struct timespec ts = { 0, 200 * 1000000L };
+		nanosleep(&ts, NULL);
+	}
+	return NULL;
+}
+
 int cmd_index(int argc, char **argv)
 {
 	index_opts o = { 0 };
@@ -257,21 +270,9 @@ int cmd_index(int argc, char **argv)
 		goto out;
 	}
 	/* the primary network's indexer makes the schema; the EVM chains write beside it */
-	/* a node that is starting (its port not bound yet, or answering 503) is waited for, as long
-	 * as snowline up waits for its own: 20 s */
-	sl_indexer *ix = NULL;
-	for (int i = 0; !ix && !stop; i++) {
-		if ((ix = sl_indexer_new(&ic, err)))
-			break;
-		if (i == 100 || !strstr(err, "cannot learn the node's network"))
-			break;
-		if (i == 0)
-			fprintf(stderr, "snowline index: %s; waiting for the node (20 s)\n", err);
-		struct timespec ts = { 0, 200 * 1000000L };
-		nanosleep(&ts, NULL);
-	}
+	sl_indexer *ix = cmd_indexer_new(&ic, &stop, err);
 	if (!ix) {
-		fprintf(stderr, "snowline index: %s\n", stop ? "stopped" : err);
+		fprintf(stderr, "snowline index: %s\n", err);
 		rc = 1;
 		goto out;
 	}

@@ -349,19 +349,12 @@ int cmd_up(int argc, char **argv)
 				 .metrics = metrics,
 				 .genesis_file = genesis[0] ? genesis : NULL,
 				 .cache_mb = (unsigned)o.store_cache_mb };
-	/* the node may still be binding its port: try for a while (a node of --node may be starting too) */
-	for (int i = 0; !index.ix && !stop; i++) {
-		index.ix = sl_indexer_new(&ic, err);
-		if (index.ix)
-			break;
-		if (i == 100 || !strstr(err, "cannot learn the node's network")) {
+	/* the node may still be binding its port (a node of --node may be starting too) */
+	if (!(index.ix = cmd_indexer_new(&ic, &stop, err))) {
+		if (!stop)
 			fprintf(stderr, "snowline up: %s\n", err);
-			goto done_metrics;
-		}
-		sleep_ms(200);
-	}
-	if (!index.ix)
 		goto done_metrics;
+	}
 	/* the store exists now (the indexer made it); its writer has not started */
 	if (o.prices && cmd_prices_load("up", store, o.prices)) {
 		rc = 1;

@@ -40,6 +40,13 @@ typedef struct sl_devnet_options {
 } sl_devnet_options;
 SL_MUST_USE sl_err sl_devnet_options_check(const sl_devnet_options *o, sl_devnet_config *cfg, char err[512]);
 
+/*
+ * index.c: the indexer of cfg (sl_indexer_new), waiting up to 20 s, or until *stopped, for a node that
+ * is starting: its port not bound yet, or answering 503 (`up` starts its own node; `index --node`
+ * may be started beside one). NULL with err as sl_indexer_new's.
+ */
+sl_indexer *cmd_indexer_new(const sl_indexer_config *cfg, volatile sig_atomic_t *stopped, char err[512]);
+
 /* Whether --name (or --name=...) is on the command line or SNOWLINE_<NAME> in the environment. */
 bool sl_option_given(int argc, char **argv, const char *name);
 
