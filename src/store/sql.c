@@ -131,6 +131,13 @@ sl_db *sl_db_open(const sl_db_config *cfg, char err[256])
 		sl_db_close(db);
 		return NULL;
 	}
+	if (db->be->opened && db->be->opened(c, cfg->mode)) {
+		snprintf(err, 256, "%s", c->error);
+		conn_close(c);
+		db->nopen = 0;
+		sl_db_close(db);
+		return NULL;
+	}
 	end_queries(c); /* the schema check's read */
 	db->idle[db->nidle++] = c;
 	return db;

@@ -47,6 +47,8 @@ struct sl_backend {
 	sl_err (*commit)(sl_conn *c);
 	void (*rollback)(sl_conn *c);
 	sl_err (*begin_read)(sl_conn *c);
+	/* After the schema is made or checked on the first connection (NULL: nothing to do). */
+	sl_err (*opened)(sl_conn *c, sl_db_mode mode);
 	/* Prepare q->text; NULL with c->error set. */
 	void *(*prepare)(sl_conn *c, const char *sql, int *nparams);
 	void (*finalize)(void *stmt_impl);

@@ -49,10 +49,19 @@ typedef struct lite_ckpt {
 	bool due, running, stop;
 } lite_ckpt;
 
+typedef struct lite_side lite_side;
+
 typedef struct lite_conn {
 	sqlite3 *db;
 	sl_dirlock writer; /* the writer holds <path>-writer: one indexer per store */
 	lite_ckpt *ckpt;   /* the writer's (NULL for readers) */
+	lite_side *side;   /* the writer's side file (NULL: the store has none) */
+	sqlite3 *rdb;	   /* the writer's reads of side tables: both files, read-only (made when needed) */
+	bool attached;	   /* a reader's: the side file is attached as `side` */
+	bool write;
+	bool reader; /* SL_DB_READ: attaches the side file (a loader's BEGIN IMMEDIATE would lock it too) */
+	unsigned mb;
+	char path[1024];
 } lite_conn;
 
 static void *ckpt_main(void *arg)
@@ -353,6 +362,679 @@ static void configure(void)
 	}
 }
 
+/*
+ * The side file. A store made by this version keeps the tables that take most of a catch-up's
+ * rows — an address's UTXOs (addr_utxos), its activity (addr_txs) and an asset's txs
+ * (asset_txs) — in a second database file, <path>-side, which a thread of its own writes: SQLite
+ * writes one file from one thread at a time, and on two cores the indexer's writer was one
+ * thread at its limit while the other core waited (docs/store.md has the measurements).
+ *
+ * The writer does not run those tables' INSERT and UPDATE statements: it records them (the
+ * statement's text once, then its bound values), and at its commit logs the records in the main
+ * file (side_log, one row per 16 MiB part of a group), in the same transaction as the rows they
+ * go with. Once that commit is done, the side thread runs the group's statements in the side
+ * file and records the group there (side_state.applied), in one transaction. So the side file
+ * never holds what the main file does not (a reader takes its snapshot of the side file first),
+ * and a crash between the two commits loses nothing: the next writer applies the groups logged
+ * after the side file's last before it writes anything (each statement is an idempotent
+ * upsert, so a group applied twice changes nothing). A group is at most one transaction of the
+ * writer behind: a small one (following the node) is applied before the commit returns, a large
+ * one (catching up) while the writer goes on to the next.
+ *
+ * A store made before keeps those tables in its main file and is written as before. Which one a
+ * store is: its main file has side_log, and side_log's row 0 holds the id that the side file's
+ * side_state holds too, so that the files of two stores are never taken for one.
+ */
+#define SIDE_SUFFIX "-side"
+#define SIDE_PART (16u << 20) /* bytes of records a side_log row holds at most */
+#define SIDE_STMTS 16	      /* side statements a process may have (write.c has five) */
+#define SIDE_ID_LEN 16
+
+static const char *const side_tables[] = { "addr_utxos", "addr_txs", "asset_txs" };
+
+/* A group handed to the side thread: its statements' texts (header) and its records. */
+typedef struct side_group {
+	int64_t grp;
+	uint8_t *hdr, *rec;
+	size_t hdr_len, rec_len;
+	char *ddl; /* or DDL to run there (the deferred indexes), with the writer waiting */
+	struct side_group *next;
+} side_group;
+
+typedef struct lite_side {
+	char path[1100];
+	sqlite3 *db;	 /* the side file's writer connection: the thread's while it runs a group */
+	lite_ckpt *ckpt; /* its checkpoints */
+	pthread_t thread;
+	bool started;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;   /* work or stop, to the thread */
+	pthread_cond_t done; /* a group is applied (or failed), to the writer */
+	side_group *head, *tail;
+	int pending;
+	bool stop;
+	int rc; /* the thread's first failure (SQLITE_OK: none), which the writer reports */
+	char err[256];
+	int64_t applied; /* the last group in the side file */
+	/* the thread's prepared statements, by text */
+	struct {
+		char *sql;
+		sqlite3_stmt *st;
+	} cache[SIDE_STMTS];
+	int ncache;
+	/* the writer's: the side statements' texts (a record names one by its slot), and the group
+	 * being recorded */
+	char *texts[SIDE_STMTS];
+	int ntexts;
+	uint8_t *rec;
+	size_t rec_len, rec_cap;
+	bool rec_failed; /* out of memory while recording: the commit fails */
+	int64_t grp;	 /* the last group logged */
+	/* Following the node, the writer runs the side statements itself, in a transaction of the
+	 * side file it opens with its own and commits right after it (btx); during a bulk catch-up
+	 * (the deferred indexes dropped: bulk) the side thread runs them while the writer goes on. */
+	bool bulk, bulk_next, btx;
+} lite_side;
+
+static bool side_grow(uint8_t **p, size_t *cap, size_t need)
+{
+	if (need <= *cap)
+		return true;
+	size_t c = *cap ? *cap : 1u << 16;
+	while (c < need)
+		c *= 2;
+	uint8_t *q = realloc(*p, c);
+	if (!q)
+		return false;
+	*p = q;
+	*cap = c;
+	return true;
+}
+
+static void side_append(lite_side *d, const void *p, size_t n)
+{
+	if (d->rec_failed || !side_grow(&d->rec, &d->rec_cap, d->rec_len + n)) {
+		d->rec_failed = true;
+		return;
+	}
+	memcpy(d->rec + d->rec_len, p, n);
+	d->rec_len += n;
+}
+
+/* The header of a group: how many texts, then each as u32 length and bytes. */
+static uint8_t *side_header(const lite_side *d, size_t *len)
+{
+	size_t n = 1;
+	for (int i = 0; i < d->ntexts; i++)
+		n += 4 + strlen(d->texts[i]);
+	uint8_t *h = malloc(n), *p = h;
+	if (!h)
+		return NULL;
+	*p++ = (uint8_t)d->ntexts;
+	for (int i = 0; i < d->ntexts; i++) {
+		uint32_t l = (uint32_t)strlen(d->texts[i]);
+		memcpy(p, &l, 4);
+		memcpy(p + 4, d->texts[i], l);
+		p += 4 + l;
+	}
+	*len = n;
+	return h;
+}
+
+static int side_fail(lite_side *d, int rc, const char *what)
+{
+	if (d->rc == SQLITE_OK) {
+		d->rc = rc;
+		snprintf(d->err, sizeof d->err, "side file: %s: %s", what, sqlite3_errmsg(d->db));
+	}
+	return rc;
+}
+
+/* The thread's statement for a text. */
+static sqlite3_stmt *side_stmt(lite_side *d, const char *sql, size_t len)
+{
+	for (int i = 0; i < d->ncache; i++)
+		if (strlen(d->cache[i].sql) == len && !memcmp(d->cache[i].sql, sql, len))
+			return d->cache[i].st;
+	if (d->ncache == SIDE_STMTS)
+		return NULL;
+	char *copy = strndup(sql, len);
+	sqlite3_stmt *st = NULL;
+	if (!copy || sqlite3_prepare_v3(d->db, copy, -1, SQLITE_PREPARE_PERSISTENT, &st, NULL) != SQLITE_OK) {
+		free(copy);
+		return NULL;
+	}
+	d->cache[d->ncache].sql = copy;
+	d->cache[d->ncache++].st = st;
+	return st;
+}
+
+/* Run one group's records in the side file, with its number, in one transaction. The records
+ * were made by this process or read back from side_log: either way every length is checked. */
+static int side_apply(lite_side *d, int64_t grp, const uint8_t *hdr, size_t hlen, const uint8_t *rec,
+		      size_t rlen)
+{
+	sqlite3_stmt *by_slot[256] = { 0 };
+	const uint8_t *p = hdr, *end = hdr + hlen;
+	if (p >= end)
+		return side_fail(d, SQLITE_CORRUPT, "a group without its header");
+	int n = *p++;
+	for (int i = 0; i < n; i++) {
+		uint32_t l;
+		if ((size_t)(end - p) < 4 || (memcpy(&l, p, 4), (size_t)(end - p) - 4 < l))
+			return side_fail(d, SQLITE_CORRUPT, "a group's header is cut short");
+		if (!(by_slot[i] = side_stmt(d, (const char *)p + 4, l)))
+			return side_fail(d, SQLITE_ERROR, "prepare");
+		p += 4 + l;
+	}
+	int rc = ckpt_settle(d->ckpt, d->db);
+	if (rc != SQLITE_OK)
+		return side_fail(d, rc, "checkpoint");
+	if ((rc = sqlite3_exec(d->db, "BEGIN IMMEDIATE", NULL, NULL, NULL)) != SQLITE_OK)
+		return side_fail(d, rc, "begin");
+	p = rec, end = rec + rlen;
+	while (rc == SQLITE_OK && p < end) {
+		if (end - p < 2 || !by_slot[p[0]]) {
+			rc = side_fail(d, SQLITE_CORRUPT, "a record names no statement");
+			break;
+		}
+		sqlite3_stmt *st = by_slot[p[0]];
+		int nv = p[1];
+		p += 2;
+		for (int i = 0; rc == SQLITE_OK && i < nv; i++) {
+			if (p >= end) {
+				rc = side_fail(d, SQLITE_CORRUPT, "a record is cut short");
+				break;
+			}
+			int t = *p++;
+			int64_t v;
+			uint32_t l = 0;
+			if ((t == 1 && end - p < 8) ||
+			    (t >= 2 && (end - p < 4 || (memcpy(&l, p, 4), (size_t)(end - p) - 4 < l)))) {
+				rc = side_fail(d, SQLITE_CORRUPT, "a record is cut short");
+				break;
+			}
+			switch (t) {
+			case 0: sqlite3_bind_null(st, i + 1); break;
+			case 1:
+				memcpy(&v, p, 8);
+				p += 8;
+				sqlite3_bind_int64(st, i + 1, v);
+				break;
+			case 2:
+				sqlite3_bind_blob(st, i + 1, p + 4, (int)l, SQLITE_STATIC);
+				p += 4 + l;
+				break;
+			case 3:
+				sqlite3_bind_text(st, i + 1, (const char *)p + 4, (int)l, SQLITE_STATIC);
+				p += 4 + l;
+				break;
+			default: rc = side_fail(d, SQLITE_CORRUPT, "a record's value of no known type");
+			}
+		}
+		if (rc != SQLITE_OK)
+			break;
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+			;
+		rc = rc == SQLITE_DONE ? SQLITE_OK : side_fail(d, rc, "write");
+		sqlite3_reset(st);
+		sqlite3_clear_bindings(st);
+	}
+	if (rc == SQLITE_OK) {
+		sqlite3_stmt *st = NULL;
+		rc = sqlite3_prepare_v2(d->db, "UPDATE side_state SET applied = ?", -1, &st, NULL);
+		if (rc == SQLITE_OK) {
+			sqlite3_bind_int64(st, 1, grp);
+			rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
+		}
+		sqlite3_finalize(st);
+		if (rc != SQLITE_OK)
+			side_fail(d, rc, "side_state");
+	}
+	if (rc == SQLITE_OK && (rc = sqlite3_exec(d->db, "COMMIT", NULL, NULL, NULL)) != SQLITE_OK)
+		side_fail(d, rc, "commit");
+	if (rc != SQLITE_OK)
+		sqlite3_exec(d->db, "ROLLBACK", NULL, NULL, NULL);
+	return rc;
+}
+
+static void group_free(side_group *g)
+{
+	if (!g)
+		return;
+	free(g->hdr);
+	free(g->rec);
+	free(g->ddl);
+	free(g);
+}
+
+static void *side_main(void *arg)
+{
+	lite_side *d = arg;
+	pthread_mutex_lock(&d->mu);
+	for (;;) {
+		while (!d->head && !d->stop)
+			pthread_cond_wait(&d->cv, &d->mu);
+		if (!d->head)
+			break;
+		side_group *g = d->head;
+		bool failed = d->rc != SQLITE_OK;
+		pthread_mutex_unlock(&d->mu);
+		int rc = SQLITE_OK;
+		if (!failed && g->ddl) {
+			if ((rc = sqlite3_exec(d->db, g->ddl, NULL, NULL, NULL)) != SQLITE_OK)
+				side_fail(d, rc, g->ddl);
+		} else if (!failed) {
+			rc = side_apply(d, g->grp, g->hdr, g->hdr_len, g->rec, g->rec_len);
+		}
+		pthread_mutex_lock(&d->mu);
+		if (!failed && rc == SQLITE_OK && !g->ddl)
+			d->applied = g->grp;
+		d->head = g->next;
+		if (!d->head)
+			d->tail = NULL;
+		d->pending--;
+		pthread_cond_broadcast(&d->done);
+		pthread_mutex_unlock(&d->mu);
+		group_free(g);
+		pthread_mutex_lock(&d->mu);
+	}
+	pthread_mutex_unlock(&d->mu);
+	return NULL;
+}
+
+/* Queue g, once fewer than `room` groups wait; with wait, until it is done. The thread's failure,
+ * as an error of c. */
+static sl_err side_push(sl_conn *c, lite_side *d, side_group *g, int room, bool wait)
+{
+	pthread_mutex_lock(&d->mu);
+	while (d->pending >= room)
+		pthread_cond_wait(&d->done, &d->mu);
+	if (d->tail)
+		d->tail->next = g;
+	else
+		d->head = g;
+	d->tail = g;
+	d->pending++;
+	pthread_cond_signal(&d->cv);
+	while (wait && d->pending)
+		pthread_cond_wait(&d->done, &d->mu);
+	int rc = d->rc;
+	pthread_mutex_unlock(&d->mu);
+	return rc == SQLITE_OK ? SL_OK : sl_conn_fail(c, SL_ERR_STORE, "%s", d->err);
+}
+
+/* Until the side thread has applied every group queued. */
+static sl_err side_wait(sl_conn *c, lite_side *d)
+{
+	pthread_mutex_lock(&d->mu);
+	while (d->pending)
+		pthread_cond_wait(&d->done, &d->mu);
+	int rc = d->rc;
+	pthread_mutex_unlock(&d->mu);
+	return rc == SQLITE_OK ? SL_OK : sl_conn_fail(c, SL_ERR_STORE, "%s", d->err);
+}
+
+static sl_err err_of(int rc);
+
+/* DDL of the side tables (the deferred indexes: sl_store_build_indexes), run in the side file. */
+static sl_err side_ddl(sl_conn *c, lite_side *d, const char *sql)
+{
+	/* dropping the deferred indexes starts a bulk catch-up, building them ends it: from the
+	 * transaction after this one */
+	if (!strncmp(sql, "DROP INDEX", 10))
+		d->bulk_next = true;
+	else if (!strncmp(sql, "CREATE INDEX", 12))
+		d->bulk_next = false;
+	if (!d->bulk) {
+		sl_err e = side_wait(c, d);
+		if (e)
+			return e;
+		int rc = sqlite3_exec(d->db, sql, NULL, NULL, NULL);
+		return rc == SQLITE_OK
+			       ? SL_OK
+			       : sl_conn_fail(c, err_of(rc), "side file: %s: %s", sql, sqlite3_errmsg(d->db));
+	}
+	side_group *g = calloc(1, sizeof *g);
+	if (!g || !(g->ddl = strdup(sql))) {
+		free(g);
+		return sl_conn_fail(c, SL_ERR_NOMEM, "out of memory");
+	}
+	return side_push(c, d, g, INT32_MAX, true);
+}
+
+/* Does sql name a side table (or one of their indexes, whose names begin with the table's)? */
+static bool names_side_table(const char *sql)
+{
+	for (size_t i = 0; i < SL_ARRAY_LEN(side_tables); i++)
+		for (const char *p = sql; (p = strstr(p, side_tables[i])); p++) {
+			char before = p == sql ? ' ' : p[-1];
+			if (before == ' ' || before == '(' || before == '.' || before == '"')
+				return true;
+		}
+	return false;
+}
+
+/* Is sql a write of a side table (INSERT INTO t / UPDATE t, t followed by a space)? */
+static bool writes_side_table(const char *sql)
+{
+	const char *p = !strncmp(sql, "INSERT INTO ", 12) ? sql + 12
+			: !strncmp(sql, "UPDATE ", 7)	  ? sql + 7
+							  : NULL;
+	if (!p)
+		return false;
+	for (size_t i = 0; i < SL_ARRAY_LEN(side_tables); i++) {
+		size_t l = strlen(side_tables[i]);
+		if (!strncmp(p, side_tables[i], l) && p[l] == ' ')
+			return true;
+	}
+	return false;
+}
+
+static bool one_row(sqlite3 *db, const char *sql, const char *arg)
+{
+	sqlite3_stmt *st = NULL;
+	bool yes = false;
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK) {
+		if (arg)
+			sqlite3_bind_text(st, 1, arg, -1, SQLITE_STATIC);
+		yes = sqlite3_step(st) == SQLITE_ROW;
+	}
+	sqlite3_finalize(st);
+	return yes;
+}
+
+static bool has_side_log(sqlite3 *db)
+{
+	return one_row(db, "SELECT 1 FROM main.sqlite_master WHERE type = 'table' AND name = 'side_log'",
+		       NULL);
+}
+
+static void side_free(lite_side *d)
+{
+	if (!d)
+		return;
+	if (d->started) {
+		pthread_mutex_lock(&d->mu);
+		d->stop = true;
+		pthread_cond_signal(&d->cv);
+		pthread_mutex_unlock(&d->mu);
+		pthread_join(d->thread, NULL);
+	}
+	while (d->head) {
+		side_group *g = d->head;
+		d->head = g->next;
+		group_free(g);
+	}
+	ckpt_stop(d->ckpt);
+	for (int i = 0; i < d->ncache; i++) {
+		sqlite3_finalize(d->cache[i].st);
+		free(d->cache[i].sql);
+	}
+	for (int i = 0; i < d->ntexts; i++)
+		free(d->texts[i]);
+	sqlite3_close_v2(d->db); /* after its checkpointer: it checkpoints what is left */
+	free(d->rec);
+	pthread_cond_destroy(&d->done);
+	pthread_cond_destroy(&d->cv);
+	pthread_mutex_destroy(&d->mu);
+	free(d);
+}
+
+/* The side file's id (side_state), into id; false when it has none. */
+static bool side_state_id(sqlite3 *db, uint8_t id[SIDE_ID_LEN], int64_t *applied)
+{
+	sqlite3_stmt *st = NULL;
+	bool ok = false;
+	if (sqlite3_prepare_v2(db, "SELECT id, applied FROM side_state", -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW && sqlite3_column_bytes(st, 0) == SIDE_ID_LEN) {
+		memcpy(id, sqlite3_column_blob(st, 0), SIDE_ID_LEN);
+		*applied = sqlite3_column_int64(st, 1);
+		ok = true;
+	}
+	sqlite3_finalize(st);
+	return ok;
+}
+
+/* Apply the groups the main file logged after the side file's last (a crash came between the
+ * two commits), then start the thread. */
+static int side_recover(lite_side *d, sqlite3 *adb)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = sqlite3_prepare_v2(adb, "SELECT id, body FROM side_log WHERE id > ? ORDER BY id", -1, &st,
+				    NULL);
+	if (rc != SQLITE_OK)
+		return rc;
+	sqlite3_bind_int64(st, 1, ((d->applied + 1) << 16) - 1);
+	int64_t grp = -1;
+	uint8_t *hdr = NULL, *rec = NULL;
+	size_t hlen = 0, rlen = 0, rcap = 0;
+	d->grp = d->applied;
+	for (;;) {
+		int step = sqlite3_step(st);
+		int64_t id = step == SQLITE_ROW ? sqlite3_column_int64(st, 0) : -1;
+		if (grp >= 0 && (step != SQLITE_ROW || id >> 16 != grp)) {
+			if ((rc = side_apply(d, grp, hdr, hlen, rec, rlen)) != SQLITE_OK)
+				break;
+			d->applied = d->grp = grp;
+			free(hdr);
+			hdr = NULL, hlen = rlen = 0, grp = -1;
+		}
+		if (step != SQLITE_ROW) {
+			rc = step == SQLITE_DONE ? SQLITE_OK : step;
+			break;
+		}
+		const uint8_t *b = sqlite3_column_blob(st, 1);
+		size_t n = (size_t)sqlite3_column_bytes(st, 1);
+		grp = id >> 16;
+		if ((id & 0xffff) == 0) {
+			if (!(hdr = malloc(n ? n : 1))) {
+				rc = SQLITE_NOMEM;
+				break;
+			}
+			memcpy(hdr, b, n);
+			hlen = n;
+		} else {
+			if (!side_grow(&rec, &rcap, rlen + n)) {
+				rc = SQLITE_NOMEM;
+				break;
+			}
+			memcpy(rec + rlen, b, n);
+			rlen += n;
+		}
+	}
+	sqlite3_finalize(st);
+	free(hdr);
+	free(rec);
+	return rc;
+}
+
+/*
+ * The side file of the store whose writer is adb, path: made and the tables moved into it when
+ * setup (a store with nothing indexed yet), else opened, checked against the main file and
+ * brought up to it. NULL with err when it cannot be.
+ */
+static lite_side *side_open(sqlite3 *adb, const char *path, unsigned mb, bool setup, char err[256])
+{
+	lite_side *d = calloc(1, sizeof *d);
+	if (!d) {
+		snprintf(err, 256, "out of memory");
+		return NULL;
+	}
+	pthread_mutex_init(&d->mu, NULL);
+	pthread_cond_init(&d->cv, NULL);
+	pthread_cond_init(&d->done, NULL);
+	snprintf(d->path, sizeof d->path, "%s" SIDE_SUFFIX, path);
+	char pragmas[512];
+	snprintf(pragmas, sizeof pragmas,
+		 "PRAGMA page_size = %d; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; "
+		 "PRAGMA secure_delete = OFF; PRAGMA cache_size = -%u; PRAGMA temp_store = MEMORY; "
+		 "CREATE TABLE IF NOT EXISTS side_state (id BLOB NOT NULL, applied INTEGER NOT NULL)",
+		 NEW_PAGE_SIZE, mb * 1024);
+	int rc = sqlite3_open_v2(
+		d->path, &d->db,
+		SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_READWRITE | (setup ? SQLITE_OPEN_CREATE : 0), NULL);
+	if (rc == SQLITE_OK) {
+		sqlite3_busy_timeout(d->db, BUSY_TIMEOUT_MS);
+		rc = sqlite3_exec(d->db, pragmas, NULL, NULL, NULL);
+	}
+	if (rc != SQLITE_OK) {
+		snprintf(err, 256, "cannot open %s: %s", d->path,
+			 d->db ? sqlite3_errmsg(d->db) : sqlite3_errstr(rc));
+		side_free(d);
+		return NULL;
+	}
+	uint8_t id[SIDE_ID_LEN], mine[SIDE_ID_LEN];
+	int64_t applied = 0;
+	bool has_id = side_state_id(d->db, id, &applied);
+	if (setup) {
+		/* a side file left by a setup that crashed may be reused; one with rows is another store's */
+		bool used = has_id && applied != 0;
+		for (size_t i = 0; !used && i < SL_ARRAY_LEN(side_tables); i++) {
+			char q[128];
+			snprintf(q, sizeof q, "SELECT 1 FROM %s LIMIT 1", side_tables[i]);
+			used = one_row(d->db, q, NULL);
+		}
+		if (used) {
+			snprintf(err, 256,
+				 "%s holds another store's rows: remove it, or give the store it belongs to",
+				 d->path);
+			side_free(d);
+			return NULL;
+		}
+		/* the tables and their indexes as the migrations made them, then gone from the main file */
+		sqlite3_stmt *st = NULL;
+		rc = sqlite3_prepare_v2(adb,
+					"SELECT name, sql FROM main.sqlite_master WHERE tbl_name IN "
+					"('addr_utxos', 'addr_txs', 'asset_txs') AND sql IS NOT NULL "
+					"ORDER BY type = 'table' DESC, rowid",
+					-1, &st, NULL);
+		while (rc == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW) {
+			const char *name = (const char *)sqlite3_column_text(st, 0);
+			if (!one_row(d->db, "SELECT 1 FROM sqlite_master WHERE name = ?", name))
+				rc = sqlite3_exec(d->db, (const char *)sqlite3_column_text(st, 1), NULL, NULL,
+						  NULL);
+		}
+		sqlite3_finalize(st);
+		sqlite3_randomness(SIDE_ID_LEN, mine);
+		if (rc == SQLITE_OK)
+			rc = sqlite3_exec(d->db, "DELETE FROM side_state", NULL, NULL, NULL);
+		if (rc == SQLITE_OK &&
+		    (rc = sqlite3_prepare_v2(d->db, "INSERT INTO side_state (id, applied) VALUES (?, 0)", -1,
+					     &st, NULL)) == SQLITE_OK) {
+			sqlite3_bind_blob(st, 1, mine, SIDE_ID_LEN, SQLITE_STATIC);
+			rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
+			sqlite3_finalize(st);
+		}
+		if (rc != SQLITE_OK) {
+			snprintf(err, 256, "cannot make %s: %s", d->path, sqlite3_errmsg(d->db));
+			side_free(d);
+			return NULL;
+		}
+		rc = sqlite3_exec(
+			adb,
+			"SAVEPOINT side_setup; DROP TABLE addr_utxos; DROP TABLE addr_txs; DROP TABLE asset_txs; "
+			"CREATE TABLE side_log (id INTEGER PRIMARY KEY, body BLOB NOT NULL)",
+			NULL, NULL, NULL);
+		if (rc == SQLITE_OK &&
+		    (rc = sqlite3_prepare_v2(adb, "INSERT INTO side_log (id, body) VALUES (0, ?)", -1, &st,
+					     NULL)) == SQLITE_OK) {
+			sqlite3_bind_blob(st, 1, mine, SIDE_ID_LEN, SQLITE_STATIC);
+			rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
+			sqlite3_finalize(st);
+		}
+		if (rc == SQLITE_OK)
+			rc = sqlite3_exec(adb, "RELEASE side_setup", NULL, NULL, NULL);
+		if (rc != SQLITE_OK) {
+			snprintf(err, 256, "cannot move the address tables to %s: %s", d->path,
+				 sqlite3_errmsg(adb));
+			sqlite3_exec(adb, "ROLLBACK TO side_setup; RELEASE side_setup", NULL, NULL, NULL);
+			side_free(d);
+			return NULL;
+		}
+		memcpy(id, mine, SIDE_ID_LEN);
+		has_id = true;
+	} else {
+		/* the main file's id of its side file */
+		sqlite3_stmt *st = NULL;
+		bool same = false;
+		if (has_id &&
+		    sqlite3_prepare_v2(adb, "SELECT body FROM side_log WHERE id = 0", -1, &st, NULL) ==
+			    SQLITE_OK &&
+		    sqlite3_step(st) == SQLITE_ROW && sqlite3_column_bytes(st, 0) == SIDE_ID_LEN)
+			same = !memcmp(sqlite3_column_blob(st, 0), id, SIDE_ID_LEN);
+		sqlite3_finalize(st);
+		if (!same) {
+			snprintf(err, 256, "%s is not the side file of %s (its id differs, or it has none)",
+				 d->path, path);
+			side_free(d);
+			return NULL;
+		}
+	}
+	d->applied = applied;
+	d->bulk = d->bulk_next = one_row(adb, "SELECT 1 FROM meta WHERE key = 'deferred_indexes'", NULL);
+	if (!(d->ckpt = ckpt_start(d->db, d->path, err))) {
+		side_free(d);
+		return NULL;
+	}
+	if ((rc = side_recover(d, adb)) != SQLITE_OK) {
+		snprintf(err, 256, "cannot bring %s up to %s: %s", d->path, path,
+			 d->err[0] ? d->err : sqlite3_errstr(rc));
+		side_free(d);
+		return NULL;
+	}
+	if (pthread_create(&d->thread, NULL, side_main, d)) {
+		snprintf(err, 256, "cannot start the thread of %s", d->path);
+		side_free(d);
+		return NULL;
+	}
+	d->started = true;
+	return d;
+}
+
+/* The slot of a side statement's text (registered on its first prepare). */
+static int side_slot(lite_side *d, const char *sql)
+{
+	for (int i = 0; i < d->ntexts; i++)
+		if (!strcmp(d->texts[i], sql))
+			return i;
+	if (d->ntexts == SIDE_STMTS)
+		return -1;
+	if (!(d->texts[d->ntexts] = strdup(sql)))
+		return -1;
+	return d->ntexts++;
+}
+
+/* The side file's page cache: half the writer's (its tables are about half the rows). */
+static unsigned side_mb(unsigned mb) { return mb / 2 > 16 ? mb / 2 : 16; }
+
+/* A reader's: the side file attached as `side`, with a cache like the main file's. */
+static bool side_attach(lite_conn *lc, char err[256])
+{
+	char path[1100], pragma[64];
+	snprintf(path, sizeof path, "%s" SIDE_SUFFIX, lc->path);
+	sqlite3_stmt *st = NULL;
+	int rc = sqlite3_prepare_v2(lc->db, "ATTACH DATABASE ? AS side", -1, &st, NULL);
+	if (rc == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, path, -1, SQLITE_STATIC);
+		rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(lc->db);
+	}
+	sqlite3_finalize(st);
+	snprintf(pragma, sizeof pragma, "PRAGMA side.cache_size = -%u", lc->mb * 1024);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_exec(lc->db, pragma, NULL, NULL, NULL);
+	/* a side file that is not there is made empty by ATTACH: its tables missing says so */
+	if (rc == SQLITE_OK &&
+	    !one_row(lc->db, "SELECT 1 FROM side.sqlite_master WHERE name = 'side_state'", NULL))
+		rc = SQLITE_CANTOPEN;
+	if (rc != SQLITE_OK) {
+		snprintf(err, 256, "cannot attach %s: %s", path, sqlite3_errmsg(lc->db));
+		return false;
+	}
+	lc->attached = true;
+	return true;
+}
+
 static void *connect(const sl_db_config *cfg, const char *path, char err[256])
 {
 	pthread_once(&g_config_once, configure);
@@ -414,6 +1096,18 @@ static void *connect(const sl_db_config *cfg, const char *path, char err[256])
 	if (write && !(lc->ckpt = ckpt_start(db, path, err)))
 		goto fail;
 	lc->db = db;
+	lc->write = write;
+	lc->reader = !write && !load;
+	lc->mb = mb;
+	snprintf(lc->path, sizeof lc->path, "%s", path);
+	if ((write || lc->reader) && has_side_log(db)) {
+		if (write ? !(lc->side = side_open(db, path, side_mb(mb), false, err))
+			  : !side_attach(lc, err)) {
+			lc->db = NULL;
+			ckpt_stop(lc->ckpt);
+			goto fail;
+		}
+	}
 	return lc;
 fail:
 	sqlite3_close(db);
@@ -427,6 +1121,8 @@ static void disconnect(void *impl)
 	lite_conn *lc = impl;
 	if (!lc)
 		return;
+	sqlite3_close_v2(lc->rdb);
+	side_free(lc->side); /* after its last group, which the writer's commit has waited for or queued */
 	ckpt_stop(lc->ckpt); /* before the writer's close, which checkpoints what is left */
 	sqlite3_close_v2(lc->db);
 	sl_dirlock_release(&lc->writer);
@@ -434,6 +1130,28 @@ static void disconnect(void *impl)
 }
 
 #define DB(c) (((lite_conn *)(c)->impl)->db)
+#define LC(c) ((lite_conn *)(c)->impl)
+
+/* After the schema is made or checked: a writer's store with nothing indexed yet gets its side
+ * file (the address tables move there while they are empty). */
+static sl_err opened(sl_conn *c, sl_db_mode mode)
+{
+	lite_conn *lc = LC(c);
+	if (mode != SL_DB_WRITE || lc->side || has_side_log(lc->db))
+		return SL_OK;
+	static const char *const empty[] = { "SELECT 1 FROM addr_utxos LIMIT 1",
+					     "SELECT 1 FROM addr_txs LIMIT 1",
+					     "SELECT 1 FROM asset_txs LIMIT 1", "SELECT 1 FROM txs LIMIT 1" };
+	for (size_t i = 0; i < SL_ARRAY_LEN(empty); i++)
+		if (one_row(lc->db, empty[i], NULL))
+			return SL_OK; /* a store indexed before: its tables stay where they are */
+	if (!one_row(lc->db, "SELECT 1 FROM main.sqlite_master WHERE name = 'addr_utxos'", NULL))
+		return SL_OK; /* an older schema (a migration's test): nothing to move */
+	char err[256];
+	if (!(lc->side = side_open(lc->db, lc->path, side_mb(lc->mb), true, err)))
+		return sl_conn_fail(c, SL_ERR_STORE, "%s", err);
+	return SL_OK;
+}
 
 static sl_err err_of(int rc)
 {
@@ -452,6 +1170,8 @@ static sl_err fail(sl_conn *c, int rc, const char *what)
 
 static sl_err exec_raw(sl_conn *c, const char *sql)
 {
+	if (LC(c)->side && names_side_table(sql))
+		return side_ddl(c, LC(c)->side, sql); /* a side table's DDL: run in the side file */
 	int rc = sqlite3_exec(DB(c), sql, NULL, NULL, NULL);
 	return rc == SQLITE_OK ? SL_OK : fail(c, rc, "sqlite");
 }
@@ -463,23 +1183,203 @@ static sl_err begin(sl_conn *c)
 	int rc = k ? ckpt_settle(k, DB(c)) : SQLITE_OK;
 	if (rc != SQLITE_OK) /* the checkpointer's connection met it: its code says what */
 		return sl_conn_fail(c, err_of(rc), "sqlite: checkpoint: %s", sqlite3_errstr(rc));
-	return exec_raw(c, "BEGIN IMMEDIATE");
+	lite_side *d = LC(c)->side;
+	if (d) {
+		pthread_mutex_lock(&d->mu);
+		rc = d->rc;
+		pthread_mutex_unlock(&d->mu);
+		if (rc != SQLITE_OK)
+			return sl_conn_fail(c, SL_ERR_STORE, "%s", d->err);
+	}
+	sl_err e = exec_raw(c, "BEGIN IMMEDIATE");
+	if (e || !d || d->bulk)
+		return e;
+	if ((e = side_wait(c, d))) /* the side thread's last group, before the writer takes its file */
+		goto undo;
+	if ((rc = ckpt_settle(d->ckpt, d->db)) == SQLITE_OK)
+		rc = sqlite3_exec(d->db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
+	if (rc != SQLITE_OK) {
+		e = sl_conn_fail(c, err_of(rc), "side file: begin: %s", sqlite3_errmsg(d->db));
+		goto undo;
+	}
+	d->btx = true;
+	return SL_OK;
+undo:
+	sqlite3_exec(DB(c), "ROLLBACK", NULL, NULL, NULL);
+	return e;
 }
-static sl_err commit(sl_conn *c) { return exec_raw(c, "COMMIT"); }
+
+/* The recorded group into side_log, in the writer's transaction: its header as part 0, its records
+ * in parts of SIDE_PART; the groups the side file has are deleted first. */
+static sl_err side_log(sl_conn *c, lite_side *d, int64_t grp, const uint8_t *hdr, size_t hlen)
+{
+	pthread_mutex_lock(&d->mu);
+	int64_t applied = d->applied;
+	pthread_mutex_unlock(&d->mu);
+	sqlite3_stmt *del = NULL, *ins = NULL;
+	int rc = sqlite3_prepare_v2(DB(c), "DELETE FROM side_log WHERE id > 0 AND id < ?", -1, &del, NULL);
+	if (rc == SQLITE_OK) {
+		sqlite3_bind_int64(del, 1, (applied + 1) << 16);
+		rc = sqlite3_step(del) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(DB(c));
+	}
+	if (rc == SQLITE_OK)
+		rc = sqlite3_prepare_v2(DB(c), "INSERT INTO side_log (id, body) VALUES (?, ?)", -1, &ins,
+					NULL);
+	for (size_t off = 0, part = 0; rc == SQLITE_OK && (part == 0 || off < d->rec_len); part++) {
+		const uint8_t *p = part ? d->rec + off : hdr;
+		size_t n = part ? SL_MIN((size_t)SIDE_PART, d->rec_len - off) : hlen;
+		if (part > 0xfffe) {
+			rc = SQLITE_TOOBIG;
+			break;
+		}
+		sqlite3_bind_int64(ins, 1, grp << 16 | (int64_t)part);
+		sqlite3_bind_blob64(ins, 2, p, n, SQLITE_STATIC);
+		rc = sqlite3_step(ins) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(DB(c));
+		sqlite3_reset(ins);
+		if (part)
+			off += n;
+	}
+	sl_err e = rc == SQLITE_OK ? SL_OK : fail(c, rc, "side_log");
+	sqlite3_finalize(del);
+	sqlite3_finalize(ins);
+	return e;
+}
+
+/* The writer's commit: with the group its side statements recorded logged in it; then the group
+ * goes to the side thread (and a small one is waited for). */
+static sl_err commit(sl_conn *c)
+{
+	lite_side *d = LC(c)->side;
+	if (!d)
+		return exec_raw(c, "COMMIT");
+	if (d->rec_failed) {
+		d->rec_len = 0, d->rec_failed = false;
+		return sl_conn_fail(c, SL_ERR_NOMEM, "out of memory recording the side file's rows");
+	}
+	sl_err e = SL_OK;
+	int64_t grp = d->grp + 1;
+	uint8_t *hdr = NULL;
+	size_t hlen = 0;
+	if (d->rec_len) {
+		if (!(hdr = side_header(d, &hlen)))
+			return sl_conn_fail(c, SL_ERR_NOMEM, "out of memory");
+		e = side_log(c, d, grp, hdr, hlen);
+	}
+	if (!e && d->btx && d->rec_len) {
+		/* the writer ran the group in the side file's transaction: its number goes with it */
+		sqlite3_stmt *st = NULL;
+		int rc = sqlite3_prepare_v2(d->db, "UPDATE side_state SET applied = ?", -1, &st, NULL);
+		if (rc == SQLITE_OK) {
+			sqlite3_bind_int64(st, 1, grp);
+			rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(d->db);
+		}
+		sqlite3_finalize(st);
+		if (rc != SQLITE_OK)
+			e = sl_conn_fail(c, err_of(rc), "side file: side_state: %s", sqlite3_errmsg(d->db));
+	}
+	if (!e)
+		e = exec_raw(c, "COMMIT");
+	if (e) {
+		free(hdr); /* the caller rolls back, which drops the records with the rows they go with */
+		return e;
+	}
+	if (d->btx) {
+		/* after the main file's commit, which logged the group: a crash between the two loses
+		 * nothing (the next writer applies the log) */
+		d->btx = false;
+		int rc = sqlite3_exec(d->db, "COMMIT", NULL, NULL, NULL);
+		if (rc != SQLITE_OK) {
+			sqlite3_exec(d->db, "ROLLBACK", NULL, NULL, NULL);
+			e = sl_conn_fail(c, err_of(rc), "side file: commit: %s", sqlite3_errmsg(d->db));
+		}
+		free(hdr);
+		if (!e && d->rec_len) {
+			pthread_mutex_lock(&d->mu);
+			d->applied = grp;
+			pthread_mutex_unlock(&d->mu);
+			d->grp = grp;
+		}
+		d->rec_len = 0;
+		d->bulk = d->bulk_next;
+		return e;
+	}
+	d->bulk = d->bulk_next;
+	if (!d->rec_len)
+		return SL_OK;
+	side_group *g = calloc(1, sizeof *g);
+	if (!g) {
+		free(hdr);
+		return sl_conn_fail(c, SL_ERR_NOMEM, "out of memory");
+	}
+	*g = (side_group){ .grp = grp, .hdr = hdr, .hdr_len = hlen, .rec = d->rec, .rec_len = d->rec_len };
+	d->rec = NULL;
+	d->rec_len = d->rec_cap = 0;
+	d->grp = grp;
+	return side_push(c, d, g, 1, false);
+}
+
 static void rollback(sl_conn *c)
 {
+	lite_side *d = LC(c)->side;
+	if (d) {
+		d->rec_len = 0, d->rec_failed = false;
+		d->bulk_next = d->bulk;
+		if (d->btx)
+			sqlite3_exec(d->db, "ROLLBACK", NULL, NULL, NULL);
+		d->btx = false;
+	}
 	if (!sqlite3_get_autocommit(DB(c)))
 		sqlite3_exec(DB(c), "ROLLBACK", NULL, NULL, NULL);
 }
-/* Deferred: the snapshot is taken by the first read and held until the end. */
-static sl_err begin_read(sl_conn *c) { return exec_raw(c, "BEGIN DEFERRED"); }
+
+/* Deferred: the snapshot is taken by the first read and held until the end. With a side file,
+ * its snapshot is taken first: the side file then holds nothing the main file's does not (a
+ * group reaches it after the main file's commit). A reader that opened a store before its writer
+ * made the side file attaches it now. */
+static sl_err begin_read(sl_conn *c)
+{
+	lite_conn *lc = LC(c);
+	char err[256];
+	if (lc->reader && !lc->attached && has_side_log(lc->db) && !side_attach(lc, err))
+		return sl_conn_fail(c, SL_ERR_STORE, "%s", err);
+	sl_err e = exec_raw(c, "BEGIN DEFERRED");
+	if (!e && lc->attached && !one_row(lc->db, "SELECT 1 FROM side.side_state", NULL)) {
+		sqlite3_exec(lc->db, "ROLLBACK", NULL, NULL, NULL);
+		return sl_conn_fail(c, SL_ERR_STORE, "the side file has no side_state");
+	}
+	return e;
+}
+
+/* A bound value of a side statement, until its exec records it: int, or bytes in the scratch. */
+typedef struct side_val {
+	uint8_t type; /* 0 NULL, 1 integer, 2 blob, 3 text */
+	int64_t i;
+	size_t off, n;
+} side_val;
 
 typedef struct lite_stmt {
-	sqlite3_stmt *st;
-	bool row;  /* a row is current */
-	bool done; /* stepped to the end */
+	sqlite3_stmt *st; /* NULL for a side statement */
+	bool row;	  /* a row is current */
+	bool done;	  /* stepped to the end */
 	int64_t changes;
+	lite_side *wait; /* a writer's read of a side table: after the side thread has caught up */
+	/* a side statement's (a write of a side table by the writer): recorded, not run */
+	lite_side *side;
+	sqlite3_stmt *bst; /* its statement in the side file, when the writer runs it itself */
+	int slot, nparams;
+	side_val *v;
+	uint8_t *scratch;
+	size_t slen, scap;
 } lite_stmt;
+
+/* Parameters of a side statement's text: its ?s (write.c's have no string literals). */
+static int count_params(const char *sql)
+{
+	int n = 0;
+	for (const char *p = sql; *p; p++)
+		n += *p == '?';
+	return n;
+}
 
 static void *prepare(sl_conn *c, const char *sql, int *nparams)
 {
@@ -488,9 +1388,45 @@ static void *prepare(sl_conn *c, const char *sql, int *nparams)
 		sl_conn_fail(c, SL_ERR_NOMEM, "out of memory");
 		return NULL;
 	}
-	int rc = sqlite3_prepare_v3(DB(c), sql, -1, SQLITE_PREPARE_PERSISTENT, &ls->st, NULL);
+	lite_side *d = LC(c)->side;
+	if (d && writes_side_table(sql)) {
+		ls->side = d;
+		ls->nparams = *nparams = count_params(sql);
+		ls->slot = side_slot(d, sql);
+		ls->v = calloc((size_t)(ls->nparams ? ls->nparams : 1), sizeof *ls->v);
+		if (ls->slot < 0 || ls->nparams > SL_SQL_MAX_PARAMS || ls->nparams > 255 || !ls->v) {
+			sl_conn_fail(c, SL_ERR_NOMEM, "cannot record %s", sql);
+			free(ls->v);
+			free(ls);
+			return NULL;
+		}
+		return ls;
+	}
+	sqlite3 *db = DB(c);
+	if (d && names_side_table(sql)) {
+		/* the writer reads a side table (a dump, a test): on a connection to both files */
+		lite_conn *lc = LC(c);
+		char err[256];
+		if (!lc->rdb) {
+			lite_conn r = { .path = "", .mb = 16 };
+			snprintf(r.path, sizeof r.path, "%s", lc->path);
+			if (sqlite3_open_v2(lc->path, &r.db, SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_READONLY,
+					    NULL) != SQLITE_OK ||
+			    !side_attach(&r, err)) {
+				sl_conn_fail(c, SL_ERR_STORE, "cannot read %s with its side file", lc->path);
+				sqlite3_close_v2(r.db);
+				free(ls);
+				return NULL;
+			}
+			sqlite3_busy_timeout(r.db, BUSY_TIMEOUT_MS);
+			lc->rdb = r.db;
+		}
+		db = lc->rdb;
+		ls->wait = d;
+	}
+	int rc = sqlite3_prepare_v3(db, sql, -1, SQLITE_PREPARE_PERSISTENT, &ls->st, NULL);
 	if (rc != SQLITE_OK) {
-		fail(c, rc, "prepare");
+		sl_conn_fail(c, err_of(rc), "prepare: %s", sqlite3_errmsg(db));
 		free(ls);
 		return NULL;
 	}
@@ -502,12 +1438,21 @@ static void finalize(void *impl)
 {
 	lite_stmt *ls = impl;
 	sqlite3_finalize(ls->st);
+	sqlite3_finalize(ls->bst);
+	free(ls->v);
+	free(ls->scratch);
 	free(ls);
 }
 
 static void reset(sl_stmt *s)
 {
 	lite_stmt *ls = s->impl;
+	if (ls->side) {
+		memset(ls->v, 0, (size_t)ls->nparams * sizeof *ls->v);
+		ls->slen = 0;
+		ls->changes = 0;
+		return;
+	}
 	sqlite3_reset(ls->st);
 	sqlite3_clear_bindings(ls->st);
 	ls->row = ls->done = false;
@@ -515,20 +1460,126 @@ static void reset(sl_stmt *s)
 }
 
 #define ST(s) (((lite_stmt *)(s)->impl)->st)
-static void bind_i64(sl_stmt *s, int i, int64_t v) { sqlite3_bind_int64(ST(s), i + 1, v); }
+
+/* A side statement's value i (sql.c has checked i against its parameters). */
+static void side_bind(lite_stmt *ls, int i, uint8_t type, int64_t v, const void *p, size_t n)
+{
+	if (type >= 2 && (n > UINT32_MAX || !side_grow(&ls->scratch, &ls->scap, ls->slen + n))) {
+		ls->side->rec_failed = true;
+		return;
+	}
+	ls->v[i] = (side_val){ .type = type, .i = v, .off = ls->slen, .n = n };
+	if (type >= 2 && n) {
+		memcpy(ls->scratch + ls->slen, p, n);
+		ls->slen += n;
+	}
+}
+
+static void bind_i64(sl_stmt *s, int i, int64_t v)
+{
+	lite_stmt *ls = s->impl;
+	if (ls->side)
+		side_bind(ls, i, 1, v, NULL, 0);
+	else
+		sqlite3_bind_int64(ls->st, i + 1, v);
+}
 static void bind_blob(sl_stmt *s, int i, const void *p, size_t n)
 {
-	sqlite3_bind_blob64(ST(s), i + 1, p, n, SQLITE_TRANSIENT);
+	lite_stmt *ls = s->impl;
+	if (ls->side)
+		side_bind(ls, i, 2, 0, p, n);
+	else
+		sqlite3_bind_blob64(ls->st, i + 1, p, n, SQLITE_TRANSIENT);
 }
 static void bind_text(sl_stmt *s, int i, const char *p, size_t n)
 {
-	sqlite3_bind_text64(ST(s), i + 1, p, n, SQLITE_TRANSIENT, SQLITE_UTF8);
+	lite_stmt *ls = s->impl;
+	if (ls->side)
+		side_bind(ls, i, 3, 0, p, n);
+	else
+		sqlite3_bind_text64(ls->st, i + 1, p, n, SQLITE_TRANSIENT, SQLITE_UTF8);
 }
-static void bind_null(sl_stmt *s, int i) { sqlite3_bind_null(ST(s), i + 1); }
+static void bind_null(sl_stmt *s, int i)
+{
+	lite_stmt *ls = s->impl;
+	if (ls->side)
+		side_bind(ls, i, 0, 0, NULL, 0);
+	else
+		sqlite3_bind_null(ls->st, i + 1);
+}
+
+/* A side statement's exec: its record (slot, count, each value) appended to the group. Outside a
+ * transaction it is a group of its own, committed at once. */
+/* A side statement's exec: its record (slot, count, each value) appended to the group, and run in
+ * the side file's transaction when the writer has one open (following the node). Outside a
+ * transaction it is a transaction of its own. */
+static sl_err side_exec(sl_stmt *s)
+{
+	lite_stmt *ls = s->impl;
+	lite_side *d = ls->side;
+	sl_conn *c = s->conn;
+	if (sqlite3_get_autocommit(DB(c))) {
+		sl_err e = begin(c);
+		if (!e && !(e = side_exec(s)))
+			e = commit(c);
+		if (e)
+			rollback(c);
+		return e;
+	}
+	uint8_t head[2] = { (uint8_t)ls->slot, (uint8_t)ls->nparams };
+	side_append(d, head, 2);
+	for (int i = 0; i < ls->nparams; i++) {
+		const side_val *v = &ls->v[i];
+		side_append(d, &v->type, 1);
+		if (v->type == 1) {
+			side_append(d, &v->i, 8);
+		} else if (v->type >= 2) {
+			uint32_t n = (uint32_t)v->n;
+			side_append(d, &n, 4);
+			side_append(d, ls->scratch + v->off, v->n);
+		}
+	}
+	ls->changes = 1;
+	if (!d->btx)
+		return SL_OK;
+	/* the writer runs it: its statement in the side file, prepared at its first run there */
+	if (!ls->bst) {
+		const char *sql = d->texts[ls->slot];
+		int rc = sqlite3_prepare_v3(d->db, sql, -1, SQLITE_PREPARE_PERSISTENT, &ls->bst, NULL);
+		if (rc != SQLITE_OK)
+			return sl_conn_fail(c, err_of(rc), "side file: prepare: %s", sqlite3_errmsg(d->db));
+	}
+	for (int i = 0; i < ls->nparams; i++) {
+		const side_val *v = &ls->v[i];
+		const uint8_t *p = ls->scratch + v->off;
+		switch (v->type) {
+		case 1: sqlite3_bind_int64(ls->bst, i + 1, v->i); break;
+		case 2: sqlite3_bind_blob64(ls->bst, i + 1, p, v->n, SQLITE_STATIC); break;
+		case 3:
+			sqlite3_bind_text64(ls->bst, i + 1, (const char *)p, v->n, SQLITE_STATIC,
+					    SQLITE_UTF8);
+			break;
+		default: sqlite3_bind_null(ls->bst, i + 1);
+		}
+	}
+	int rc;
+	while ((rc = sqlite3_step(ls->bst)) == SQLITE_ROW)
+		;
+	sl_err e = rc == SQLITE_DONE ? SL_OK
+				     : sl_conn_fail(c, err_of(rc), "side file: %s", sqlite3_errmsg(d->db));
+	sqlite3_reset(ls->bst);
+	sqlite3_clear_bindings(ls->bst);
+	return e;
+}
 
 static sl_err exec(sl_stmt *s)
 {
 	lite_stmt *ls = s->impl;
+	if (ls->side)
+		return side_exec(s);
+	sl_err w = ls->wait ? side_wait(s->conn, ls->wait) : SL_OK;
+	if (w)
+		return w;
 	int rc;
 	while ((rc = sqlite3_step(ls->st)) == SQLITE_ROW)
 		; /* a statement run for its effect: rows it may return are dropped */
@@ -541,6 +1592,13 @@ static sl_err exec(sl_stmt *s)
 static sl_err query(sl_stmt *s)
 {
 	lite_stmt *ls = s->impl;
+	if (ls->side)
+		return sl_conn_fail(s->conn, SL_ERR_INVALID, "a write of a side table asked for rows");
+	if (ls->wait) {
+		sl_err w = side_wait(s->conn, ls->wait);
+		if (w)
+			return w;
+	}
 	ls->row = ls->done = false;
 	return SL_OK; /* the first step happens in next() */
 }
@@ -596,6 +1654,7 @@ const sl_backend sl_backend_sqlite = {
 	.commit = commit,
 	.rollback = rollback,
 	.begin_read = begin_read,
+	.opened = opened,
 	.prepare = prepare,
 	.finalize = finalize,
 	.reset = reset,
