@@ -124,14 +124,8 @@ sl_db *sl_db_open(const sl_db_config *cfg, char err[256])
 		return NULL;
 	}
 	db->nopen = 1;
-	if (sl_schema_apply(c, cfg->mode, cfg->schema_upto, &db->version)) {
-		snprintf(err, 256, "%s", c->error);
-		conn_close(c);
-		db->nopen = 0;
-		sl_db_close(db);
-		return NULL;
-	}
-	if (db->be->opened && db->be->opened(c, cfg->mode)) {
+	if (sl_schema_apply(c, cfg->mode, cfg->schema_upto, &db->version) ||
+	    (db->be->opened && db->be->opened(c, cfg->mode))) {
 		snprintf(err, 256, "%s", c->error);
 		conn_close(c);
 		db->nopen = 0;

@@ -58,8 +58,9 @@ typedef struct lite_conn {
 	lite_side *side;   /* the writer's side file (NULL: the store has none) */
 	sqlite3 *rdb;	   /* the writer's reads of side tables: both files, read-only (made when needed) */
 	bool attached;	   /* a reader's: the side file is attached as `side` */
-	bool write;
 	bool reader; /* SL_DB_READ: attaches the side file (a loader's BEGIN IMMEDIATE would lock it too) */
+	bool may_split;	     /* a reader's store had nothing indexed: its writer may still make a side file */
+	sqlite3_stmt *touch; /* a read of the side file, which takes its snapshot first */
 	unsigned mb;
 	char path[1024];
 } lite_conn;
@@ -372,14 +373,15 @@ static void configure(void)
  * The writer does not run those tables' INSERT and UPDATE statements: it records them (the
  * statement's text once, then its bound values), and at its commit logs the records in the main
  * file (side_log, one row per 16 MiB part of a group), in the same transaction as the rows they
- * go with. Once that commit is done, the side thread runs the group's statements in the side
- * file and records the group there (side_state.applied), in one transaction. So the side file
+ * go with. Once that commit is done, the group's statements are run in the side file, which
+ * records the group (side_state.applied) in the same transaction. So the side file
  * never holds what the main file does not (a reader takes its snapshot of the side file first),
  * and a crash between the two commits loses nothing: the next writer applies the groups logged
  * after the side file's last before it writes anything (each statement is an idempotent
- * upsert, so a group applied twice changes nothing). A group is at most one transaction of the
- * writer behind: a small one (following the node) is applied before the commit returns, a large
- * one (catching up) while the writer goes on to the next.
+ * upsert, so a group applied twice changes nothing). Following the node, the writer runs the
+ * statements itself, in a transaction of the side file that it commits right after its own; only
+ * during a bulk catch-up (the deferred indexes dropped) does the side thread run each group while
+ * the writer goes on to the next, one group at most behind.
  *
  * A store made before keeps those tables in its main file and is written as before. Which one a
  * store is: its main file has side_log, and side_log's row 0 holds the id that the side file's
@@ -432,8 +434,11 @@ typedef struct lite_side {
 	int64_t grp;	 /* the last group logged */
 	/* Following the node, the writer runs the side statements itself, in a transaction of the
 	 * side file it opens with its own and commits right after it (btx); during a bulk catch-up
-	 * (the deferred indexes dropped: bulk) the side thread runs them while the writer goes on. */
-	bool bulk, bulk_next, btx;
+	 * (the meta row deferred_indexes: bulk) the side thread runs them while the writer goes on.
+	 * ddl: the transaction ran DDL of the side tables, after which bulk is read again. */
+	bool bulk, btx, ddl;
+	sqlite3_stmt *mark;		 /* UPDATE side_state (on db, by whichever thread writes it) */
+	sqlite3_stmt *log_del, *log_ins; /* side_log's, on the main file's writer connection */
 } lite_side;
 
 static bool side_grow(uint8_t **p, size_t *cap, size_t need)
@@ -509,6 +514,31 @@ static sqlite3_stmt *side_stmt(lite_side *d, const char *sql, size_t len)
 	return st;
 }
 
+/* Bind value i of a side statement: type 0 NULL, 1 integer, 2 blob, 3 text (bytes not copied). */
+static void bind_value(sqlite3_stmt *st, int i, int type, int64_t v, const void *p, size_t n)
+{
+	switch (type) {
+	case 1: sqlite3_bind_int64(st, i + 1, v); break;
+	case 2: sqlite3_bind_blob64(st, i + 1, p, n, SQLITE_STATIC); break;
+	case 3: sqlite3_bind_text64(st, i + 1, p, n, SQLITE_STATIC, SQLITE_UTF8); break;
+	default: sqlite3_bind_null(st, i + 1);
+	}
+}
+
+/* The side file's last group, in its open transaction. */
+static int side_mark(lite_side *d, int64_t grp)
+{
+	int rc = d->mark ? SQLITE_OK
+			 : sqlite3_prepare_v3(d->db, "UPDATE side_state SET applied = ?", -1,
+					      SQLITE_PREPARE_PERSISTENT, &d->mark, NULL);
+	if (rc != SQLITE_OK)
+		return rc;
+	sqlite3_bind_int64(d->mark, 1, grp);
+	rc = sqlite3_step(d->mark) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(d->db);
+	sqlite3_reset(d->mark);
+	return rc;
+}
+
 /* Run one group's records in the side file, with its number, in one transaction. The records
  * were made by this process or read back from side_log: either way every length is checked. */
 static int side_apply(lite_side *d, int64_t grp, const uint8_t *hdr, size_t hlen, const uint8_t *rec,
@@ -547,30 +577,23 @@ static int side_apply(lite_side *d, int64_t grp, const uint8_t *hdr, size_t hlen
 				break;
 			}
 			int t = *p++;
-			int64_t v;
+			int64_t v = 0;
 			uint32_t l = 0;
+			if (t > 3) {
+				rc = side_fail(d, SQLITE_CORRUPT, "a record's value of no known type");
+				break;
+			}
 			if ((t == 1 && end - p < 8) ||
 			    (t >= 2 && (end - p < 4 || (memcpy(&l, p, 4), (size_t)(end - p) - 4 < l)))) {
 				rc = side_fail(d, SQLITE_CORRUPT, "a record is cut short");
 				break;
 			}
-			switch (t) {
-			case 0: sqlite3_bind_null(st, i + 1); break;
-			case 1:
-				memcpy(&v, p, 8);
-				p += 8;
-				sqlite3_bind_int64(st, i + 1, v);
-				break;
-			case 2:
-				sqlite3_bind_blob(st, i + 1, p + 4, (int)l, SQLITE_STATIC);
-				p += 4 + l;
-				break;
-			case 3:
-				sqlite3_bind_text(st, i + 1, (const char *)p + 4, (int)l, SQLITE_STATIC);
-				p += 4 + l;
-				break;
-			default: rc = side_fail(d, SQLITE_CORRUPT, "a record's value of no known type");
-			}
+			if (t == 1)
+				memcpy(&v, p, 8), p += 8;
+			else if (t >= 2)
+				p += 4;
+			bind_value(st, i, t, v, p, l);
+			p += l;
 		}
 		if (rc != SQLITE_OK)
 			break;
@@ -580,17 +603,8 @@ static int side_apply(lite_side *d, int64_t grp, const uint8_t *hdr, size_t hlen
 		sqlite3_reset(st);
 		sqlite3_clear_bindings(st);
 	}
-	if (rc == SQLITE_OK) {
-		sqlite3_stmt *st = NULL;
-		rc = sqlite3_prepare_v2(d->db, "UPDATE side_state SET applied = ?", -1, &st, NULL);
-		if (rc == SQLITE_OK) {
-			sqlite3_bind_int64(st, 1, grp);
-			rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : SQLITE_ERROR;
-		}
-		sqlite3_finalize(st);
-		if (rc != SQLITE_OK)
-			side_fail(d, rc, "side_state");
-	}
+	if (rc == SQLITE_OK && (rc = side_mark(d, grp)) != SQLITE_OK)
+		side_fail(d, rc, "side_state");
 	if (rc == SQLITE_OK && (rc = sqlite3_exec(d->db, "COMMIT", NULL, NULL, NULL)) != SQLITE_OK)
 		side_fail(d, rc, "commit");
 	if (rc != SQLITE_OK)
@@ -680,12 +694,7 @@ static sl_err err_of(int rc);
 /* DDL of the side tables (the deferred indexes: sl_store_build_indexes), run in the side file. */
 static sl_err side_ddl(sl_conn *c, lite_side *d, const char *sql)
 {
-	/* dropping the deferred indexes starts a bulk catch-up, building them ends it: from the
-	 * transaction after this one */
-	if (!strncmp(sql, "DROP INDEX", 10))
-		d->bulk_next = true;
-	else if (!strncmp(sql, "CREATE INDEX", 12))
-		d->bulk_next = false;
+	d->ddl = true; /* dropping or building the deferred indexes starts or ends a bulk catch-up */
 	if (!d->bulk) {
 		sl_err e = side_wait(c, d);
 		if (e)
@@ -750,6 +759,13 @@ static bool has_side_log(sqlite3 *db)
 		       NULL);
 }
 
+/* A bulk catch-up is under way while the deferred indexes are dropped (their meta row,
+ * sl_store_defer_indexes): read when a side file opens and after DDL of its tables. */
+static bool deferred(sqlite3 *adb)
+{
+	return one_row(adb, "SELECT 1 FROM meta WHERE key = 'deferred_indexes'", NULL);
+}
+
 static void side_free(lite_side *d)
 {
 	if (!d)
@@ -767,6 +783,9 @@ static void side_free(lite_side *d)
 		group_free(g);
 	}
 	ckpt_stop(d->ckpt);
+	sqlite3_finalize(d->mark);
+	sqlite3_finalize(d->log_del); /* the writer's connection is still open: disconnect closes it after */
+	sqlite3_finalize(d->log_ins);
 	for (int i = 0; i < d->ncache; i++) {
 		sqlite3_finalize(d->cache[i].st);
 		free(d->cache[i].sql);
@@ -972,7 +991,7 @@ static lite_side *side_open(sqlite3 *adb, const char *path, unsigned mb, bool se
 		}
 	}
 	d->applied = applied;
-	d->bulk = d->bulk_next = one_row(adb, "SELECT 1 FROM meta WHERE key = 'deferred_indexes'", NULL);
+	d->bulk = deferred(adb);
 	if (!(d->ckpt = ckpt_start(d->db, d->path, err))) {
 		side_free(d);
 		return NULL;
@@ -1096,7 +1115,6 @@ static void *connect(const sl_db_config *cfg, const char *path, char err[256])
 	if (write && !(lc->ckpt = ckpt_start(db, path, err)))
 		goto fail;
 	lc->db = db;
-	lc->write = write;
 	lc->reader = !write && !load;
 	lc->mb = mb;
 	snprintf(lc->path, sizeof lc->path, "%s", path);
@@ -1107,6 +1125,9 @@ static void *connect(const sl_db_config *cfg, const char *path, char err[256])
 			ckpt_stop(lc->ckpt);
 			goto fail;
 		}
+	} else {
+		/* the writer makes a side file only for a store with nothing indexed (opened()) */
+		lc->may_split = lc->reader && !one_row(db, "SELECT 1 FROM txs LIMIT 1", NULL);
 	}
 	return lc;
 fail:
@@ -1121,6 +1142,7 @@ static void disconnect(void *impl)
 	lite_conn *lc = impl;
 	if (!lc)
 		return;
+	sqlite3_finalize(lc->touch);
 	sqlite3_close_v2(lc->rdb);
 	side_free(lc->side); /* after its last group, which the writer's commit has waited for or queued */
 	ckpt_stop(lc->ckpt); /* before the writer's close, which checkpoints what is left */
@@ -1216,15 +1238,19 @@ static sl_err side_log(sl_conn *c, lite_side *d, int64_t grp, const uint8_t *hdr
 	pthread_mutex_lock(&d->mu);
 	int64_t applied = d->applied;
 	pthread_mutex_unlock(&d->mu);
-	sqlite3_stmt *del = NULL, *ins = NULL;
-	int rc = sqlite3_prepare_v2(DB(c), "DELETE FROM side_log WHERE id > 0 AND id < ?", -1, &del, NULL);
+	int rc = SQLITE_OK;
+	if (!d->log_del)
+		rc = sqlite3_prepare_v3(DB(c), "DELETE FROM side_log WHERE id > 0 AND id < ?", -1,
+					SQLITE_PREPARE_PERSISTENT, &d->log_del, NULL);
+	if (rc == SQLITE_OK && !d->log_ins)
+		rc = sqlite3_prepare_v3(DB(c), "INSERT INTO side_log (id, body) VALUES (?, ?)", -1,
+					SQLITE_PREPARE_PERSISTENT, &d->log_ins, NULL);
+	sqlite3_stmt *del = d->log_del, *ins = d->log_ins;
 	if (rc == SQLITE_OK) {
 		sqlite3_bind_int64(del, 1, (applied + 1) << 16);
 		rc = sqlite3_step(del) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(DB(c));
+		sqlite3_reset(del);
 	}
-	if (rc == SQLITE_OK)
-		rc = sqlite3_prepare_v2(DB(c), "INSERT INTO side_log (id, body) VALUES (?, ?)", -1, &ins,
-					NULL);
 	for (size_t off = 0, part = 0; rc == SQLITE_OK && (part == 0 || off < d->rec_len); part++) {
 		const uint8_t *p = part ? d->rec + off : hdr;
 		size_t n = part ? SL_MIN((size_t)SIDE_PART, d->rec_len - off) : hlen;
@@ -1239,14 +1265,12 @@ static sl_err side_log(sl_conn *c, lite_side *d, int64_t grp, const uint8_t *hdr
 		if (part)
 			off += n;
 	}
-	sl_err e = rc == SQLITE_OK ? SL_OK : fail(c, rc, "side_log");
-	sqlite3_finalize(del);
-	sqlite3_finalize(ins);
-	return e;
+	return rc == SQLITE_OK ? SL_OK : fail(c, rc, "side_log");
 }
 
-/* The writer's commit: with the group its side statements recorded logged in it; then the group
- * goes to the side thread (and a small one is waited for). */
+/* The writer's commit, with the group its side statements recorded logged in it; then the side
+ * file's transaction that ran the group is committed, or (bulk) the group goes to the side
+ * thread. */
 static sl_err commit(sl_conn *c)
 {
 	lite_side *d = LC(c)->side;
@@ -1265,29 +1289,23 @@ static sl_err commit(sl_conn *c)
 			return sl_conn_fail(c, SL_ERR_NOMEM, "out of memory");
 		e = side_log(c, d, grp, hdr, hlen);
 	}
-	if (!e && d->btx && d->rec_len) {
+	int rc;
+	if (!e && d->btx && d->rec_len && (rc = side_mark(d, grp)) != SQLITE_OK)
 		/* the writer ran the group in the side file's transaction: its number goes with it */
-		sqlite3_stmt *st = NULL;
-		int rc = sqlite3_prepare_v2(d->db, "UPDATE side_state SET applied = ?", -1, &st, NULL);
-		if (rc == SQLITE_OK) {
-			sqlite3_bind_int64(st, 1, grp);
-			rc = sqlite3_step(st) == SQLITE_DONE ? SQLITE_OK : sqlite3_errcode(d->db);
-		}
-		sqlite3_finalize(st);
-		if (rc != SQLITE_OK)
-			e = sl_conn_fail(c, err_of(rc), "side file: side_state: %s", sqlite3_errmsg(d->db));
-	}
+		e = sl_conn_fail(c, err_of(rc), "side file: side_state: %s", sqlite3_errmsg(d->db));
 	if (!e)
 		e = exec_raw(c, "COMMIT");
 	if (e) {
 		free(hdr); /* the caller rolls back, which drops the records with the rows they go with */
 		return e;
 	}
+	if (d->ddl)
+		d->bulk = deferred(DB(c)), d->ddl = false;
 	if (d->btx) {
 		/* after the main file's commit, which logged the group: a crash between the two loses
 		 * nothing (the next writer applies the log) */
 		d->btx = false;
-		int rc = sqlite3_exec(d->db, "COMMIT", NULL, NULL, NULL);
+		rc = sqlite3_exec(d->db, "COMMIT", NULL, NULL, NULL);
 		if (rc != SQLITE_OK) {
 			sqlite3_exec(d->db, "ROLLBACK", NULL, NULL, NULL);
 			e = sl_conn_fail(c, err_of(rc), "side file: commit: %s", sqlite3_errmsg(d->db));
@@ -1300,10 +1318,8 @@ static sl_err commit(sl_conn *c)
 			d->grp = grp;
 		}
 		d->rec_len = 0;
-		d->bulk = d->bulk_next;
 		return e;
 	}
-	d->bulk = d->bulk_next;
 	if (!d->rec_len)
 		return SL_OK;
 	side_group *g = calloc(1, sizeof *g);
@@ -1323,7 +1339,7 @@ static void rollback(sl_conn *c)
 	lite_side *d = LC(c)->side;
 	if (d) {
 		d->rec_len = 0, d->rec_failed = false;
-		d->bulk_next = d->bulk;
+		d->ddl = false;
 		if (d->btx)
 			sqlite3_exec(d->db, "ROLLBACK", NULL, NULL, NULL);
 		d->btx = false;
@@ -1334,20 +1350,35 @@ static void rollback(sl_conn *c)
 
 /* Deferred: the snapshot is taken by the first read and held until the end. With a side file,
  * its snapshot is taken first: the side file then holds nothing the main file's does not (a
- * group reaches it after the main file's commit). A reader that opened a store before its writer
- * made the side file attaches it now. */
+ * group reaches it after the main file's commit). A reader that opened an empty store before its
+ * writer made the side file attaches it now; once the store has txs without one, it has none. */
 static sl_err begin_read(sl_conn *c)
 {
 	lite_conn *lc = LC(c);
 	char err[256];
-	if (lc->reader && !lc->attached && has_side_log(lc->db) && !side_attach(lc, err))
-		return sl_conn_fail(c, SL_ERR_STORE, "%s", err);
+	if (lc->may_split) {
+		if (has_side_log(lc->db)) {
+			if (!side_attach(lc, err))
+				return sl_conn_fail(c, SL_ERR_STORE, "%s", err);
+			lc->may_split = false;
+		} else if (one_row(lc->db, "SELECT 1 FROM txs LIMIT 1", NULL)) {
+			lc->may_split = false;
+		}
+	}
 	sl_err e = exec_raw(c, "BEGIN DEFERRED");
-	if (!e && lc->attached && !one_row(lc->db, "SELECT 1 FROM side.side_state", NULL)) {
+	if (e || !lc->attached)
+		return e;
+	int rc = lc->touch ? SQLITE_OK
+			   : sqlite3_prepare_v3(lc->db, "SELECT 1 FROM side.side_state", -1,
+						SQLITE_PREPARE_PERSISTENT, &lc->touch, NULL);
+	if (rc == SQLITE_OK)
+		rc = sqlite3_step(lc->touch) == SQLITE_ROW ? SQLITE_OK : SQLITE_CORRUPT;
+	sqlite3_reset(lc->touch);
+	if (rc != SQLITE_OK) {
 		sqlite3_exec(lc->db, "ROLLBACK", NULL, NULL, NULL);
 		return sl_conn_fail(c, SL_ERR_STORE, "the side file has no side_state");
 	}
-	return e;
+	return SL_OK;
 }
 
 /* A bound value of a side statement, until its exec records it: int, or bytes in the scratch. */
@@ -1551,16 +1582,7 @@ static sl_err side_exec(sl_stmt *s)
 	}
 	for (int i = 0; i < ls->nparams; i++) {
 		const side_val *v = &ls->v[i];
-		const uint8_t *p = ls->scratch + v->off;
-		switch (v->type) {
-		case 1: sqlite3_bind_int64(ls->bst, i + 1, v->i); break;
-		case 2: sqlite3_bind_blob64(ls->bst, i + 1, p, v->n, SQLITE_STATIC); break;
-		case 3:
-			sqlite3_bind_text64(ls->bst, i + 1, (const char *)p, v->n, SQLITE_STATIC,
-					    SQLITE_UTF8);
-			break;
-		default: sqlite3_bind_null(ls->bst, i + 1);
-		}
+		bind_value(ls->bst, i, v->type, v->i, ls->scratch + v->off, v->n);
 	}
 	int rc;
 	while ((rc = sqlite3_step(ls->bst)) == SQLITE_ROW)
